@@ -1,0 +1,301 @@
+"""``companion``: the command line.
+
+Core subcommands live here (``play``, ``games``, ``rules``, ``edition``);
+the hardware package adds ``scan``, ``tags`` and ``doctor``, the web package
+``serve``.  Exit status: 0 done, 2 refused or bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.commands import Actor, Command
+from companion.edition import EditionError, edition_path, merge, read_json_object
+from companion.errors import Refusal
+from companion.games import game_keys, get_game
+from companion.games.base import TABLE_SCREEN, seat_viewer
+from companion.store import Store
+from companion.table import Room, Table
+
+#: modules that add subcommands: each has ``register(subparsers)``
+EXTENSIONS = ("hardware.cli", "web.cli")
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class ScriptError(Exception):
+    """A play script that cannot be run as written."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Table Companion: bank, bookkeeper and referee for board games."
+    )
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a scripted game headless and print the result")
+    play.add_argument("script", type=Path, help="a JSON script (see docs/)")
+    play.add_argument("--db", type=Path, help="keep the table in this SQLite file")
+    play.add_argument("--text", action="store_true", help="print the log and scores as text")
+    play.set_defaults(handler=cmd_play)
+
+    games = sub.add_parser("games", help="list the games and their rules options")
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(handler=cmd_games)
+
+    rules = sub.add_parser("rules", help="show a game's rules options with the quotes behind them")
+    rules.add_argument("game", choices=game_keys())
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(handler=cmd_rules)
+
+    edition = sub.add_parser("edition", help="print the component data in force, or check an edition file")
+    edition.add_argument("game", choices=game_keys())
+    edition.add_argument("file", nargs="?", type=Path, help="an edition file to check")
+    edition.set_defaults(handler=cmd_edition)
+
+    for name in EXTENSIONS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+# play -------------------------------------------------------------------------
+def load_script(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScriptError(f"{path}: no such file") from None
+    except json.JSONDecodeError as err:
+        raise ScriptError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScriptError(f"{path}: cannot be read ({err})") from None
+    if not isinstance(raw, dict):
+        raise ScriptError(f"{path}: a script is one JSON object with 'game', 'seats' and 'commands'")
+    for key, kind in (("game", str), ("seats", list), ("commands", list)):
+        if not isinstance(raw.get(key), kind):
+            raise ScriptError(f"{path}: '{key}' is missing or is not a {kind.__name__}")
+    if "options" in raw and not isinstance(raw["options"], dict):
+        raise ScriptError(f"{path}: 'options' must be an object of option -> reading")
+    return raw
+
+
+def script_command(raw: Any, index: int, table: Table) -> tuple[Command, bool]:
+    """One script step: ``{"actor": ..., "do": ..., ...args, "expect": "rejected"}``."""
+    if not isinstance(raw, dict):
+        raise ScriptError(f"command {index}: each command is an object, not {raw!r}")
+    if not isinstance(raw.get("do"), str) or not isinstance(raw.get("actor"), str):
+        raise ScriptError(f"command {index}: needs 'actor' (a seat's name, 'host' or 'chance') and 'do'")
+    expect = raw.get("expect", "accepted")
+    if expect not in ("accepted", "rejected"):
+        raise ScriptError(f"command {index}: 'expect' is 'accepted' or 'rejected', not {expect!r}")
+    try:
+        actor = Actor.parse(raw["actor"], table.seat_names)
+    except Refusal as err:
+        raise ScriptError(f"command {index}: {err}") from None
+    args = {k: v for k, v in raw.items() if k not in ("actor", "do", "expect", "state_no", "source")}
+    state_no = raw.get("state_no")
+    if state_no is not None and not isinstance(state_no, int):
+        raise ScriptError(f"command {index}: 'state_no' must be a whole number")
+    source = str(raw.get("source", "script"))
+    return Command(actor, raw["do"], args, state_no, source), expect == "rejected"
+
+
+def start_seat_of(raw: dict[str, Any], names: list[str]) -> int:
+    start = raw.get("start_seat", 0)
+    if isinstance(start, str):
+        lowered = [n.lower() for n in names]
+        if start.lower() not in lowered:
+            raise ScriptError(f"start_seat {start!r} is not a seat's name")
+        return lowered.index(start.lower())
+    if not isinstance(start, int) or isinstance(start, bool):
+        raise ScriptError("start_seat is a seat's name or number")
+    return start
+
+
+def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
+    names = [s if isinstance(s, str) else str(s.get("name", "")) if isinstance(s, dict) else "" for s in raw["seats"]]
+    table = room.open_table(
+        raw["game"], raw["seats"], raw.get("options", {}), start_seat=start_seat_of(raw, names)
+    )
+    rejections: list[dict[str, Any]] = []
+    stopped: dict[str, Any] | None = None
+    for index, step in enumerate(raw["commands"]):
+        command, expect_rejection = script_command(step, index, table)
+        try:
+            table.submit(command)
+        except Refusal as err:
+            record = {"index": index, "command": command.to_json(), **err.to_json()}
+            if expect_rejection:
+                rejections.append(record)
+                continue
+            stopped = record
+            break
+        if expect_rejection:
+            stopped = {
+                "index": index,
+                "command": command.to_json(),
+                "code": "unexpectedly-accepted",
+                "message": "the script expected this command to be rejected, but it was accepted",
+                "reason": "the script expected this command to be rejected, but it was accepted",
+            }
+            break
+    result = table_record(table)
+    result["rejections"] = rejections
+    if stopped is not None:
+        result["stopped"] = stopped
+    return table, result
+
+
+def table_record(table: Table) -> dict[str, Any]:
+    """The whole picture of a table as JSON: every view, scores, the log."""
+    names = table.seat_names
+    return {
+        "game": table.game.key,
+        "table": table.view(TABLE_SCREEN),
+        "seats": {names[i]: table.view(seat_viewer(i)) for i in range(len(names))},
+        "scores": table.score().to_json(names),
+        "log": [line["line"] for entry in table.log() for line in entry["lines"]],
+    }
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        raw = load_script(args.script)
+        if args.db:
+            room = Room(Store(args.db))
+            result = run_script(raw, room)[1]
+        else:
+            with tempfile.TemporaryDirectory(prefix="companion-play-") as tmp:
+                room = Room(Store(Path(tmp) / "play.sqlite3"))
+                result = run_script(raw, room)[1]
+                room.store.close()
+    except ScriptError as err:
+        print(f"companion play: {err}", file=sys.stderr)
+        return 2
+    except Refusal as err:
+        print(f"companion play: {err}", file=sys.stderr)
+        return 2
+    if args.text:
+        print_text(result)
+    else:
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    if "stopped" in result:
+        stop = result["stopped"]
+        print(f"companion play: command {stop['index']} refused: {stop['reason']}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def print_text(result: dict[str, Any]) -> None:
+    print(f"== {result['table']['title']}: the explained log ==")
+    for line in result["log"]:
+        print(f"  {line}")
+    for rej in result.get("rejections", []):
+        print(f"  (refused, as the script expected: {rej['command']['do']} by {rej['command']['actor']}: {rej['reason']})")
+    scores = result["scores"]
+    print(f"== Scores ({'final' if scores['final'] else 'so far'}) ==")
+    for seat in sorted(scores["seats"], key=lambda s: s["place"]):
+        print(f"  {seat['place']}. {seat['name']}: {seat['total']} points")
+        for line in seat["lines"]:
+            detail = f" ({line['detail']})" if line["detail"] else ""
+            print(f"       {line['points']:>4}  {line['label']}{detail}")
+    for note in scores["notes"]:
+        print(f"  note: {note}")
+
+
+# games, rules, edition ----------------------------------------------------------
+def cmd_games(args: argparse.Namespace) -> int:
+    listing: list[dict[str, Any]] = []
+    for key in game_keys():
+        game = get_game(key)
+        listing.append(
+            {
+                "key": key,
+                "title": game.title,
+                "seats": f"{game.min_seats}-{game.max_seats}",
+                "options": [o.to_json() for o in game.options],
+            }
+        )
+    if args.json:
+        json.dump(listing, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    for g in listing:
+        print(f"{g['key']}: {g['title']} ({g['seats']} seats)")
+        for o in g["options"]:
+            readings = ", ".join(r["key"] for r in o["readings"])
+            print(f"    {o['key']} = {o['default']}   [{readings}]  {o['title']}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    if args.json:
+        json.dump([o.to_json() for o in game.options], sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    print(f"{game.title}: rules options (seeds {', '.join(game.seeds)})")
+    for option in game.options:
+        kind = "the texts disagree" if option.disputed else "table setting"
+        print(f"\n{option.key}: {option.title} ({kind}); default: {option.default}")
+        if option.why_default:
+            print(f"  why the default: {option.why_default}")
+        for reading in option.readings:
+            print(f"  - {reading.key}: {reading.summary}")
+            for quote in reading.quotes:
+                print(f"      [{quote}] \"{quote.quote}\"" if quote.quote else f"      [{quote}]")
+    return 0
+
+
+def cmd_edition(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    if args.file is None:
+        try:
+            data = game.load_edition()
+        except EditionError as err:
+            print(f"companion edition: {err}", file=sys.stderr)
+            return 2
+        where = edition_path(game.key)
+        print(f"# {game.title}: component data in force ({'with ' + str(where) if where.exists() else 'shipped defaults'})", file=sys.stderr)
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    try:
+        override = read_json_object(args.file)
+    except EditionError as err:
+        print(f"companion edition: {err}", file=sys.stderr)
+        return 2
+    problems = game.edition_problems(merge(game.default_edition(), override))
+    if problems:
+        print(f"{args.file}: {len(problems)} problem(s):", file=sys.stderr)
+        for p in problems:
+            print(f"  - {p}", file=sys.stderr)
+        return 2
+    print(f"{args.file}: a valid {game.title} edition file. Copy it to {edition_path(game.key)} to use it for new tables.")
+    return 0
+
+
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,374 @@
+"""What a game provides to the table core.
+
+A game is a description plus pure functions, after python-chess and
+boardgame.io: ``setup`` builds the state from the table's configuration;
+``parse`` turns a :class:`~companion.commands.Command` into a typed move (or
+raises :class:`~companion.errors.InvalidCommand`); ``check`` raises
+:class:`~companion.errors.IllegalMove` with the rule's citation when the move
+is not allowed now; ``apply`` performs a checked move and says what happened
+in :class:`~companion.rules.Explanation` lines.
+
+State is always ``setup(config)`` folded with the accepted moves, so a game
+must be deterministic: any randomness (a software shuffle, a button's dice
+roll) is drawn *before* the command is submitted and travels inside the
+command's arguments, where the log keeps it.
+
+``apply`` receives a private copy of the state: it may mutate it and must
+return it (or a new one) inside an :class:`Outcome`.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.commands import Actor, Command
+from companion.edition import EditionError, edition_path, merge, read_json_object
+from companion.errors import IllegalMove
+from companion.rules import Explanation, RuleOption
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place at the table; a player sits in it."""
+
+    name: str
+    colour: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "colour": self.colour}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything fixed when a table is created.
+
+    ``options`` is complete (defaults filled in).  ``edition`` is the game's
+    component data (boards, cards, prices) as loaded when the table was
+    created; it is stored with the table so a replay next month gives the same
+    state even if the owner corrected the data file in between.
+    """
+
+    game: str
+    seats: tuple[Seat, ...]
+    options: Mapping[str, str] = field(default_factory=dict)
+    start_seat: int = 0
+    edition: Mapping[str, Any] = field(default_factory=dict)
+
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seats": [s.to_json() for s in self.seats],
+            "options": dict(self.options),
+            "start_seat": self.start_seat,
+            "edition": dict(self.edition),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> TableConfig:
+        return cls(
+            game=raw["game"],
+            seats=tuple(Seat(s["name"], s["colour"]) for s in raw["seats"]),
+            options=dict(raw.get("options", {})),
+            start_seat=int(raw.get("start_seat", 0)),
+            edition=dict(raw.get("edition", {})),
+        )
+
+
+class ViewerKind(enum.Enum):
+    TABLE = "table"  # the shared table screen: public information only
+    SEAT = "seat"  # one seat's phone: public + that seat's secrets
+    HOST = "host"  # the host's page: public information + host controls
+
+
+@dataclass(frozen=True)
+class Viewer:
+    kind: ViewerKind
+    seat: int | None = None
+
+    @property
+    def seat_or_none(self) -> int | None:
+        return self.seat if self.kind is ViewerKind.SEAT else None
+
+
+TABLE_SCREEN = Viewer(ViewerKind.TABLE)
+HOST_SCREEN = Viewer(ViewerKind.HOST)
+
+
+def seat_viewer(seat: int) -> Viewer:
+    return Viewer(ViewerKind.SEAT, seat)
+
+
+@dataclass
+class Outcome(Generic[S]):
+    """The state after a move, and the lines that explain it."""
+
+    state: S
+    explanations: list[Explanation] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str | int
+    label: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of an action form.
+
+    ``kind``: ``choice`` (one of ``choices``), ``multi`` (several of
+    ``choices``), ``number`` (whole number in ``minimum..maximum``), ``text``.
+    """
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[Choice, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    default: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "kind": self.kind,
+            "choices": [{"value": c.value, "label": c.label} for c in self.choices],
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "default": self.default,
+        }
+
+
+@dataclass(frozen=True)
+class ActionHint:
+    """An action an actor could take now, to draw a button or a form.
+
+    Submitting it sends a command named ``command`` whose arguments are
+    ``args`` plus the values of ``fields``.  A disabled hint says why in
+    ``reason`` (with its citation, as the refusal would).
+    """
+
+    command: str
+    label: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    fields: tuple[Field, ...] = ()
+    enabled: bool = True
+    reason: str = ""
+    moves_money: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "command": self.command,
+            "label": self.label,
+            "args": dict(self.args),
+            "fields": [f.to_json() for f in self.fields],
+            "enabled": self.enabled,
+            "reason": self.reason,
+            "moves_money": self.moves_money,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    label: str
+    points: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: int
+    lines: tuple[ScoreLine, ...]
+    tiebreak: int | float = 0
+    tiebreak_label: str = ""
+
+    @property
+    def total(self) -> int:
+        return sum(line.points for line in self.lines)
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Scores with every line, the ranking (ties broken), and any warnings
+    (for example "unverified component values were used")."""
+
+    seats: tuple[SeatScore, ...]
+    final: bool = False
+    notes: tuple[str, ...] = ()
+
+    def ranking(self) -> list[int]:
+        """Seat numbers, winner first: most points, then the tie-break."""
+        ordered = sorted(self.seats, key=lambda s: (-s.total, -s.tiebreak, s.seat))
+        return [s.seat for s in ordered]
+
+    def to_json(self, seat_names: tuple[str, ...]) -> dict[str, Any]:
+        rank = self.ranking()
+        return {
+            "final": self.final,
+            "notes": list(self.notes),
+            "ranking": [seat_names[s] for s in rank],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": seat_names[s.seat],
+                    "total": s.total,
+                    "place": rank.index(s.seat) + 1,
+                    "tiebreak": s.tiebreak,
+                    "tiebreak_label": s.tiebreak_label,
+                    "lines": [
+                        {"label": ln.label, "points": ln.points, "detail": ln.detail}
+                        for ln in s.lines
+                    ],
+                }
+                for s in self.seats
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class CardKind:
+    """A kind of physical card and how many copies the deck holds.
+
+    ``code`` is short, uppercase letters and digits (it goes into the card's
+    QR tag); ``name`` is the card's name as commands use it."""
+
+    code: str
+    name: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class Die:
+    """A physical die: its name (``"credit"``, ``"sector"``) and its faces."""
+
+    name: str
+    faces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DieFace:
+    """One die's result in a roll."""
+
+    die: str
+    face: str
+
+
+class Game(ABC, Generic[S, M]):
+    """One game's rules.  Subclasses set the class attributes and implement the
+    abstract methods; :mod:`companion.games` registers them by ``key``."""
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    #: seed short numbers whose text this game follows (``("000", "003", "004")``)
+    seeds: ClassVar[tuple[str, ...]]
+    #: every named option, disputed readings first
+    options: ClassVar[tuple[RuleOption, ...]] = ()
+    #: colours offered at setup, in order
+    colours: ClassVar[tuple[str, ...]] = ("red", "blue", "yellow", "green", "black", "orange")
+
+    #: the game's component data file, beside its module (``None``: no data file)
+    data_file: ClassVar[str | None] = None
+
+    def default_edition(self) -> dict[str, Any]:
+        """The shipped component data (the game's data file), unmodified."""
+        if self.data_file is None:
+            return {}
+        path = Path(inspect.getfile(type(self))).with_name(self.data_file)
+        return read_json_object(path)
+
+    def edition_problems(self, edition: Mapping[str, Any]) -> list[str]:
+        """Everything wrong with a complete (merged) edition; empty if usable."""
+        return []
+
+    def load_edition(self, path: Path | None = None) -> dict[str, Any]:
+        """The component data for a new table: the defaults overlaid by the
+        owner's edition file (``path``, else the standard place, if present).
+        Stored in :class:`TableConfig.edition`.  Raises ``EditionError``."""
+        defaults = self.default_edition()
+        if path is None:
+            standard = edition_path(self.key)
+            if not standard.exists():
+                return defaults
+            path = standard
+        merged = merge(defaults, read_json_object(path))
+        problems = self.edition_problems(merged)
+        if problems:
+            raise EditionError(path, problems)
+        return merged
+
+    @abstractmethod
+    def setup(self, config: TableConfig) -> S:
+        """The state before the first command.  Raise ``SetupError`` for a bad config."""
+
+    @abstractmethod
+    def parse(self, state: S, command: Command) -> M:
+        """A typed move from a command, or ``InvalidCommand`` (malformed input)."""
+
+    @abstractmethod
+    def check(self, state: S, move: M) -> None:
+        """``None`` if the move is legal now, else raise ``IllegalMove`` /
+        ``NotYourTurn`` naming the rule and its citation."""
+
+    @abstractmethod
+    def apply(self, state: S, move: M) -> Outcome[S]:
+        """Perform a checked move on a private copy of the state."""
+
+    @abstractmethod
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]:
+        """A JSON-ready projection.  The table screen sees public information
+        only; a seat sees public information and its own secrets, never another
+        seat's; the host sees what the table screen sees (plus whatever the host
+        needs to enter chance, which is never a seat's secret)."""
+
+    @abstractmethod
+    def actions(self, state: S, actor: Actor) -> list[ActionHint]:
+        """What ``actor`` (a seat, the host or chance) could do now."""
+
+    @abstractmethod
+    def score(self, state: S) -> ScoreSheet:
+        """The score sheet now (provisional until the game is over)."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def status(self, state: S) -> str:
+        """One line for the table screen: whose turn it is, what is awaited."""
+
+    def public_notes(self, state: S) -> list[str]:
+        """Extra lines for the table screen (e.g. unverified data in use)."""
+        return []
+
+    # what the hardware needs ------------------------------------------------
+    def card_kinds(self, edition: Mapping[str, Any]) -> tuple[CardKind, ...]:
+        """Every kind of physical card with its number of copies (for tags)."""
+        return ()
+
+    def card_command(self, state: S, card: str, copy: int) -> Command:
+        """The chance command a card seen now (by the camera) stands for, e.g. a
+        card dealt.  Raise ``IllegalMove`` (with the rule) if no card can be seen
+        now.  The command is then checked like any other."""
+        raise IllegalMove(f"{self.title} is not waiting for a card now")
+
+    def dice_to_roll(self, state: S) -> tuple[Die, ...]:
+        """The dice a roll consists of now (empty: no roll is expected)."""
+        return ()
+
+    def dice_command(self, state: S, roll: Sequence[DieFace]) -> Command:
+        """The chance command for a roll (from the tower, the button or the host)."""
+        raise IllegalMove(f"{self.title} is not waiting for a dice roll now")

@@ -1,0 +1,172 @@
+"""Citations, explanation lines and named rules options.
+
+Every rule step the companion applies or refuses names where the rule is
+written: a seed file (the rule texts in ``shared/seeds``) and a section.
+Where the texts disagree, a :class:`RuleOption` offers each reading with its
+quotes and the table picks one at setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The rule texts, by their short number.  ``Citation.seed`` uses the short
+#: number; :func:`seed_file` gives the full file name.
+SEED_FILES: Mapping[str, str] = {
+    "000": "000_e40f992fff17eb4a.txt",
+    "001": "001_93425c0437d9019a.txt",
+    "002": "002_453d4bd51bedab16.txt",
+    "003": "003_93d58adc38a74ac7.txt",
+    "004": "004_7c4cdb1ff50a460b.txt",
+    "notes": "notes/games-data.md",
+}
+
+
+def seed_file(seed: str) -> str:
+    """The file name of a seed's short number (``"004"`` → ``004_7c4c….txt``)."""
+    return SEED_FILES.get(seed, seed)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a rule is written: a seed (short number) and a section heading."""
+
+    seed: str
+    section: str
+    quote: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.seed}, {self.section}"
+
+    def to_json(self) -> dict[str, str]:
+        out = {"seed": self.seed, "file": seed_file(self.seed), "section": self.section}
+        if self.quote:
+            out["quote"] = self.quote
+        return out
+
+
+def cite(seed: str, section: str, quote: str = "") -> Citation:
+    return Citation(seed, section, quote)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One line a player can read aloud, with the rules it applied.
+
+    ``audience`` is ``None`` for a public line, or the seats that may see it
+    (a World of Waste draft pick is seen only by the seat that picked).
+    """
+
+    text: str
+    citations: tuple[Citation, ...] = ()
+    audience: frozenset[int] | None = None
+
+    def render(self) -> str:
+        if not self.citations:
+            return self.text
+        return f"{self.text} [{'; '.join(str(c) for c in self.citations)}]"
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether a viewer sees this line (``seat=None`` is the table screen)."""
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "text": self.text,
+            "line": self.render(),
+            "citations": [c.to_json() for c in self.citations],
+        }
+        if self.audience is not None:
+            out["audience"] = sorted(self.audience)
+        return out
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Explanation:
+        cites = tuple(
+            Citation(c["seed"], c["section"], c.get("quote", "")) for c in raw.get("citations", [])
+        )
+        audience = raw.get("audience")
+        return cls(raw["text"], cites, None if audience is None else frozenset(audience))
+
+
+def say(text: str, *citations: Citation, audience: Iterable[int] | None = None) -> Explanation:
+    """Shorthand for a public (or, with ``audience``, private) explanation line."""
+    return Explanation(text, tuple(citations), None if audience is None else frozenset(audience))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a rule: a key, a one-line summary, and the quotes behind it."""
+
+    key: str
+    summary: str
+    quotes: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A choice the table makes at setup.
+
+    ``disputed`` options are points where the rule texts disagree; each
+    reading carries its quotes.  Other options are ordinary table settings
+    (game length, a beginner's variant).
+    """
+
+    key: str
+    title: str
+    readings: tuple[Reading, ...]
+    default: str
+    disputed: bool = True
+    why_default: str = ""
+
+    def reading(self, key: str) -> Reading:
+        for r in self.readings:
+            if r.key == key:
+                return r
+        raise KeyError(key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "default": self.default,
+            "disputed": self.disputed,
+            "why_default": self.why_default,
+            "readings": [
+                {"key": r.key, "summary": r.summary, "quotes": [q.to_json() for q in r.quotes]}
+                for r in self.readings
+            ],
+        }
+
+
+def resolve_options(
+    options: tuple[RuleOption, ...], chosen: Mapping[str, str]
+) -> dict[str, str]:
+    """The full option map for a table: defaults overlaid by the table's choices.
+
+    Raises ``ValueError`` naming the option and its readings on an unknown
+    option or reading.
+    """
+    by_key = {o.key: o for o in options}
+    for key, value in chosen.items():
+        if key not in by_key:
+            known = ", ".join(sorted(by_key)) or "none"
+            raise ValueError(f"unknown rules option {key!r} (options: {known})")
+        readings = [r.key for r in by_key[key].readings]
+        if value not in readings:
+            raise ValueError(
+                f"rules option {key!r} has no reading {value!r} (readings: {', '.join(readings)})"
+            )
+    return {o.key: str(chosen.get(o.key, o.default)) for o in options}
+
+
+@dataclass
+class Provenance:
+    """Where a component value came from, as written in a game's data file."""
+
+    source: str
+    verified: bool = True
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,10 @@
+"""Subcommands of the hardware package (scan, tags, doctor)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    _ = (sub, argparse)

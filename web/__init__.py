@@ -1,0 +1,1 @@
+"""The Flask dashboard: the table screen, each seat's phone, the host."""
