@@ -1,0 +1,298 @@
+"""The component data in force for one table, read from the data file
+(``components.json``) overlaid by the owner's edition file."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MAT_ROWS: tuple[str, ...] = ("workers", "raw_materials", "waste")
+MAT_ROW_LABELS: Mapping[str, str] = {
+    "workers": "workers",
+    "raw_materials": "raw materials",
+    "waste": "waste",
+}
+ZONES: tuple[str, ...] = ("green", "yellow", "red")
+
+
+@dataclass(frozen=True)
+class Hole:
+    value: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    code: str
+    copies: int
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Penalty:
+    fine: int
+    steps_left: int
+
+
+@dataclass(frozen=True)
+class Components:
+    holes: tuple[Hole, ...]
+    start_hole: int  # index 0-based
+    columns: tuple[int, ...]
+    rows: tuple[int, ...]
+    start_column: int
+    start_row: int
+    end_column: int
+    waste_max: int
+    zones: Mapping[str, Mapping[str, tuple[int, int]]]
+    penalties: Mapping[str, Mapping[str, Penalty]]
+    bribery_cost: int
+    kinds: tuple[Kind, ...]
+    loan_amount: int
+    loan_markers: Mapping[str, int]
+    start_cash: int
+    start_raw: int
+    start_waste: int
+    supply_total: int
+    innovate_cost: int
+    adviser_order_bonus: int
+    repay_amount: int
+    waste_disposal_steps: int
+    waste_inspection_steps: int
+    growth_steps: int
+    hire_fire_steps: int
+    adviser_factor: int
+    unverified: tuple[str, ...] = ()
+
+    @property
+    def deck_size(self) -> int:
+        return sum(k.copies for k in self.kinds)
+
+    def kind_names(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.kinds)
+
+    def kind(self, name: str) -> Kind:
+        for k in self.kinds:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+    def zone_of(self, zones_key: str, waste: int) -> str:
+        for zone in ZONES:
+            low, high = self.zones[zones_key][zone]
+            if low <= waste <= high:
+                return zone
+        return "green"
+
+
+def fold_name(text: str) -> str:
+    """Lower case, no accents, no spaces/dashes/slashes: for matching card names."""
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return "".join(c for c in plain.lower() if c.isalnum())
+
+
+def _int(raw: Any, where: str, problems: list[str]) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        problems.append(f"{where} must be a whole number, not {raw!r}")
+        return 0
+    return raw
+
+
+def _block(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
+    raw = data.get(key)
+    if not isinstance(raw, Mapping):
+        problems.append(f"'{key}' is missing or not an object")
+        return {}
+    return raw
+
+
+def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[str]]:
+    """The components, or ``None`` and every problem found."""
+    problems: list[str] = []
+    unverified = tuple(
+        k for k, v in data.items() if isinstance(v, Mapping) and v.get("verified") is False
+    )
+    mat = _block(data, "mat", problems)
+    holes: list[Hole] = []
+    raw_holes = mat.get("holes")
+    if not isinstance(raw_holes, list) or len(raw_holes) < 2:
+        problems.append("mat.holes must be a list of at least 2 holes")
+    else:
+        for i, h in enumerate(raw_holes):
+            if not isinstance(h, Mapping):
+                problems.append(f"mat.holes[{i}] must be an object with value and points")
+                continue
+            holes.append(
+                Hole(_int(h.get("value"), f"mat.holes[{i}].value", problems),
+                     _int(h.get("points"), f"mat.holes[{i}].points", problems))
+            )
+    start_hole = _int(mat.get("start_hole", 1), "mat.start_hole", problems) - 1
+    if holes and not 0 <= start_hole < len(holes):
+        problems.append("mat.start_hole must name one of the holes (1 = leftmost)")
+
+    board = _block(data, "board", problems)
+    columns = board.get("columns")
+    rows = board.get("rows")
+    cols_t: tuple[int, ...] = ()
+    rows_t: tuple[int, ...] = ()
+    if not isinstance(columns, list) or not columns:
+        problems.append("board.columns must be a non-empty list")
+    else:
+        cols_t = tuple(_int(c, "board.columns[]", problems) for c in columns)
+        if list(cols_t) != list(range(cols_t[0], cols_t[0] + len(cols_t))):
+            problems.append("board.columns must be consecutive numbers, left to right")
+    if not isinstance(rows, list) or not rows:
+        problems.append("board.rows must be a non-empty list")
+    else:
+        rows_t = tuple(_int(r, "board.rows[]", problems) for r in rows)
+        if sorted(rows_t) != list(range(min(rows_t), min(rows_t) + len(rows_t))):
+            problems.append("board.rows must be consecutive numbers")
+    start_column = _int(board.get("start_column"), "board.start_column", problems)
+    start_row = _int(board.get("start_row"), "board.start_row", problems)
+    end_column = _int(board.get("end_column"), "board.end_column", problems)
+    if cols_t and (start_column not in cols_t or end_column not in cols_t):
+        problems.append("board.start_column and board.end_column must be board columns")
+    if rows_t and start_row not in rows_t:
+        problems.append("board.start_row must be a board row")
+
+    storage = _block(data, "waste_storage", problems)
+    waste_max = _int(storage.get("max"), "waste_storage.max", problems)
+    zones: dict[str, dict[str, tuple[int, int]]] = {}
+    raw_zones = storage.get("zones")
+    if not isinstance(raw_zones, Mapping) or not raw_zones:
+        problems.append("waste_storage.zones must be an object of zone sets")
+    else:
+        for set_key, zone_set in raw_zones.items():
+            if not isinstance(zone_set, Mapping):
+                problems.append(f"waste_storage.zones.{set_key} must be an object")
+                continue
+            limits: dict[str, tuple[int, int]] = {}
+            for zone in ZONES:
+                pair = zone_set.get(zone)
+                if not (isinstance(pair, list) and len(pair) == 2):
+                    problems.append(f"waste_storage.zones.{set_key}.{zone} must be [low, high]")
+                    continue
+                limits[zone] = (_int(pair[0], "zone low", problems), _int(pair[1], "zone high", problems))
+            if len(limits) == 3:
+                covered = sorted(v for lo, hi in limits.values() for v in range(lo, hi + 1))
+                if covered != list(range(0, waste_max + 1)):
+                    problems.append(
+                        f"waste_storage.zones.{set_key} must cover 0..{waste_max} once, without gaps"
+                    )
+            zones[str(set_key)] = limits
+
+    check = _block(data, "pollution_check", problems)
+    penalties: dict[str, dict[str, Penalty]] = {}
+    for set_key in ("normal", "french_end"):
+        raw_set = check.get(set_key)
+        if not isinstance(raw_set, Mapping):
+            problems.append(f"pollution_check.{set_key} must be an object")
+            continue
+        penalties[set_key] = {}
+        for zone in ("yellow", "red"):
+            p = raw_set.get(zone)
+            if not isinstance(p, Mapping):
+                problems.append(f"pollution_check.{set_key}.{zone} must be an object")
+                continue
+            penalties[set_key][zone] = Penalty(
+                _int(p.get("fine"), f"pollution_check.{set_key}.{zone}.fine", problems),
+                _int(p.get("steps_left"), f"pollution_check.{set_key}.{zone}.steps_left", problems),
+            )
+        penalties[set_key]["green"] = Penalty(0, 0)
+    bribery_cost = _int(check.get("bribery_cost"), "pollution_check.bribery_cost", problems)
+
+    deck = _block(data, "deck", problems)
+    kinds: list[Kind] = []
+    raw_kinds = deck.get("kinds")
+    required = {
+        "Order", "Raw Materials", "Growth", "Innovate", "Waste Disposal", "Adviser",
+        "Hire/Fire", "Waste Inspection", "Bribery", "Pollution Check",
+    }
+    if not isinstance(raw_kinds, list):
+        problems.append("deck.kinds must be a list")
+    else:
+        for i, k in enumerate(raw_kinds):
+            if not isinstance(k, Mapping) or not isinstance(k.get("name"), str):
+                problems.append(f"deck.kinds[{i}] must be an object with a name")
+                continue
+            code = k.get("code")
+            if not isinstance(code, str) or not code.isalnum() or code.upper() != code:
+                problems.append(f"deck.kinds[{i}].code must be short uppercase letters/digits")
+                code = "?"
+            aliases = k.get("aliases", [])
+            if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+                problems.append(f"deck.kinds[{i}].aliases must be a list of names")
+                aliases = []
+            copies = _int(k.get("copies"), f"deck.kinds[{i}].copies", problems)
+            if copies < 0:
+                problems.append(f"deck.kinds[{i}].copies must not be negative")
+            kinds.append(Kind(k["name"], code, copies, tuple(aliases)))
+        names = {k.name for k in kinds}
+        if names != required:
+            problems.append(
+                "deck.kinds must name exactly these kinds (the rules know no others): "
+                + ", ".join(sorted(required))
+            )
+        if len({k.code for k in kinds}) != len(kinds):
+            problems.append("deck.kinds codes must be different from each other")
+        if any(k.name == "Pollution Check" and k.copies != 1 for k in kinds):
+            problems.append("the deck holds exactly one Pollution Check")
+
+    loans = _block(data, "loans", problems)
+    markers_raw = loans.get("markers", {})
+    markers = (
+        {str(k): _int(v, f"loans.markers.{k}", problems) for k, v in markers_raw.items()}
+        if isinstance(markers_raw, Mapping) else {}
+    )
+    start = _block(data, "start", problems)
+    supply = _block(data, "raw_material_supply", problems)
+    cards = _block(data, "cards", problems)
+
+    def card(key: str) -> int:
+        return _int(cards.get(key), f"cards.{key}", problems)
+
+    comp = Components(
+        holes=tuple(holes),
+        start_hole=start_hole,
+        columns=cols_t,
+        rows=rows_t,
+        start_column=start_column,
+        start_row=start_row,
+        end_column=end_column,
+        waste_max=waste_max,
+        zones=zones,
+        penalties=penalties,
+        bribery_cost=bribery_cost,
+        kinds=tuple(kinds),
+        loan_amount=_int(loans.get("amount"), "loans.amount", problems),
+        loan_markers=markers,
+        start_cash=_int(start.get("cash"), "start.cash", problems),
+        start_raw=_int(start.get("raw_materials"), "start.raw_materials", problems),
+        start_waste=_int(start.get("waste"), "start.waste", problems),
+        supply_total=_int(supply.get("total"), "raw_material_supply.total", problems),
+        innovate_cost=card("innovate_cost"),
+        adviser_order_bonus=card("adviser_order_bonus"),
+        repay_amount=card("repay_amount"),
+        waste_disposal_steps=card("waste_disposal_steps"),
+        waste_inspection_steps=card("waste_inspection_steps"),
+        growth_steps=card("growth_steps"),
+        hire_fire_steps=card("hire_fire_steps"),
+        adviser_factor=card("adviser_factor"),
+        unverified=unverified,
+    )
+    if not problems:
+        if comp.loan_amount <= 0:
+            problems.append("loans.amount must be positive")
+        if comp.start_waste < 0 or comp.start_waste > comp.waste_max:
+            problems.append("start.waste must lie in the waste storage")
+        if comp.start_cash < 0 or comp.start_raw < 0:
+            problems.append("start.cash and start.raw_materials must not be negative")
+        if comp.supply_total < 4 * comp.start_raw:
+            problems.append("raw_material_supply.total must cover 4 seats' starting raw materials")
+        if "printed" not in zones:
+            problems.append("waste_storage.zones must hold the 'printed' zone set")
+    return (None if problems else comp), problems

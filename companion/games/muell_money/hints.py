@@ -1,0 +1,143 @@
+"""What an actor could do now, as buttons and forms for the phone and the
+host page.  Each hint is checked with the same ``check`` as a submitted
+command, so a disabled hint carries the very reason a refusal would give."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.commands import Actor, ActorKind
+from companion.errors import Refusal
+from companion.games.base import ActionHint, Choice, Field
+from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
+from companion.games.muell_money.moves import Move
+from companion.games.muell_money.state import MuellState, Phase
+
+if TYPE_CHECKING:
+    from companion.games.muell_money.game import MuellMoney
+
+MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
+
+
+def _why_not(game: MuellMoney, state: MuellState, move: Move) -> str:
+    try:
+        game.check(state, move)
+    except Refusal as err:
+        return str(err)
+    return ""
+
+
+def _hint(
+    game: MuellMoney,
+    state: MuellState,
+    move: Move,
+    command: str,
+    label: str,
+    args: dict[str, Any],
+    fields: tuple[Field, ...] = (),
+    moves_money: bool = False,
+) -> ActionHint:
+    reason = _why_not(game, state, move)
+    return ActionHint(command, label, args, fields, enabled=not reason, reason=reason, moves_money=moves_money)
+
+
+def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+    if state.phase is Phase.OVER:
+        return []
+    if actor.kind is ActorKind.CHANCE:
+        return _chance_hints(game, state, actor)
+    if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
+        return []
+    seat = actor.seat
+    hints: list[ActionHint] = []
+    if state.phase is Phase.CHECK and state.check is not None and seat in state.check.pending:
+        hints.append(ActionHint("bribery", "Use Bribery (pay the bribe, the factory stays)", {"use": True}, moves_money=True))
+        hints.append(ActionHint("bribery", "Do not use Bribery (take the Pollution Check's consequences)", {"use": False}, moves_money=True))
+    elif state.phase is Phase.CHOOSE and state.turn == seat:
+        for c, cards in enumerate(state.grid):
+            if state.taken[c] is None:
+                hints.append(ActionHint("choose", f"Take set {c + 1}: {', '.join(cards)}", {"set": c + 1}))
+    elif state.phase is Phase.PLAY and state.turn == seat:
+        hints.extend(_play_hints(game, state, actor))
+    elif state.phase is Phase.AUCTION and state.auction is not None and state.auction.to_bid == seat:
+        a = state.auction
+        cash = state.seats[seat].cash
+        low = a.high + 1
+        bid = Move(actor, "bid", amount=low)
+        hints.append(
+            _hint(game, state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
+                  (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
+                  moves_money=True)
+        )
+        hints.append(ActionHint("no-bid", "Do not bid", {}))
+    hints.append(
+        ActionHint("loan", f"Take a loan (+{state.comp.loan_amount} M, one −{state.comp.loan_amount} marker)", {}, moves_money=True)
+    )
+    return hints
+
+
+def _chance_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+    if state.phase is not Phase.DEAL:
+        return []
+    if state.deck_order:
+        return [ActionHint("deal", f"Deal the next card of the recorded shuffle ({state.deck_order[0]})", {})]
+    choices = tuple(Choice(k, f"{k} ({v} in the deck)") for k, v in state.deck.items() if v)
+    return [ActionHint("deal", "Card dealt", {}, (Field("card", "Card", "choice", choices),))]
+
+
+def _row_choices(state: MuellState, seat: int, steps: int) -> tuple[Choice, ...]:
+    me = state.seats[seat]
+    last = len(state.comp.holes) - 1
+    return tuple(
+        Choice(row, f"{MAT_ROW_LABELS[row]} ({state.comp.holes[me.mat[i]].value} now)")
+        for i, row in enumerate(MAT_ROWS)
+        if me.mat[i] + steps <= last
+    )
+
+
+def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+    assert actor.seat is not None
+    seat = actor.seat
+    me = state.seats[seat]
+    hints: list[ActionHint] = []
+    kinds = list(dict.fromkeys(me.hand))
+    for card in kinds:
+        for adviser in (False, True):
+            if adviser and (card in ("Adviser", "Bribery") or "Adviser" not in me.hand):
+                continue
+            label = f"Play {card}" + (" with an Adviser" if adviser else "")
+            if card == "Adviser":
+                label = "Play an Adviser alone: repay a loan"
+            args: dict[str, Any] = {"card": card}
+            if adviser:
+                args["adviser"] = True
+            fields: tuple[Field, ...] = ()
+            move = Move(actor, "play", card=card, adviser=adviser)
+            if card == "Innovate":
+                one = _row_choices(state, seat, 1)
+                if adviser:
+                    fields = (
+                        Field("row", "First step: mat row", "choice", one, default=one[0].value if one else None),
+                        Field("row2", "Second step: mat row", "choice", one, default=one[0].value if one else None),
+                    )
+                    two = _row_choices(state, seat, 2)
+                    rows = (two[0].value,) * 2 if two else tuple(c.value for c in one[:2])
+                    move = Move(actor, "play", card=card, adviser=True, rows=tuple(str(r) for r in rows))
+                else:
+                    fields = (Field("row", "Mat row to improve", "choice", one, default=one[0].value if one else None),)
+                    move = Move(actor, "play", card=card, rows=(str(one[0].value),) if one else ("workers",))
+            elif card == "Hire/Fire":
+                comp = state.comp
+                dirs = []
+                if me.row < max(comp.rows):
+                    dirs.append(Choice("hire", "Hire (up: more workers, higher wages)"))
+                if me.row > min(comp.rows):
+                    dirs.append(Choice("fire", "Fire (down: fewer workers, lower wages)"))
+                fields = (Field("direction", "Direction", "choice", tuple(dirs), default=dirs[0].value if dirs else None),)
+                move = Move(actor, "play", card=card, adviser=adviser, direction=str(dirs[0].value) if dirs else "hire")
+            hints.append(_hint(game, state, move, "play", label, args, fields, moves_money=card in MONEY_CARDS))
+        discard = Move(actor, "discard", card=card)
+        hints.append(_hint(game, state, discard, "discard", f"Discard {card} unused", {"card": card}))
+    keep = Move(actor, "keep")
+    hints.append(_hint(game, state, keep, "keep", "Pass and keep your last card for the next round", {}))
+    return hints

@@ -1,0 +1,185 @@
+"""Commands → typed moves.  Parsing checks only the form of a command (known
+name, the right actor kind, well-formed arguments); ``MuellMoney.check``
+decides whether the move is legal now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.commands import Actor, ActorKind, Command
+from companion.errors import InvalidCommand
+from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
+from companion.games.muell_money.state import MuellState
+
+
+@dataclass(frozen=True)
+class Move:
+    actor: Actor
+    name: str
+    card: str | None = None
+    adviser: bool = False
+    rows: tuple[str, ...] = ()
+    direction: str | None = None
+    amount: int = 0
+    column: int = 0
+    use: bool = False
+    order: tuple[str, ...] = ()
+    count: int = 1
+
+
+#: command name (and accepted aliases) -> canonical name
+NAMES: dict[str, str] = {
+    "deal": "deal",
+    "shuffle": "shuffle",
+    "choose": "choose",
+    "take": "choose",
+    "play": "play",
+    "discard": "discard",
+    "keep": "keep",
+    "pass": "keep",
+    "bid": "bid",
+    "no-bid": "no-bid",
+    "nobid": "no-bid",
+    "no_bid": "no-bid",
+    "decline": "no-bid",
+    "loan": "loan",
+    "bribery": "bribery",
+}
+
+ACTORS: dict[str, ActorKind] = {
+    "deal": ActorKind.CHANCE,
+    "shuffle": ActorKind.HOST,
+}
+
+ROW_ALIASES: dict[str, str] = {
+    "workers": "workers",
+    "worker": "workers",
+    "rationalization": "workers",
+    "rationalisation": "workers",
+    "personnel": "workers",
+    "rawmaterials": "raw_materials",
+    "raw": "raw_materials",
+    "rawmaterial": "raw_materials",
+    "materials": "raw_materials",
+    "waste": "waste",
+    "wastereduction": "waste",
+    "dechets": "waste",
+}
+
+DIRECTIONS: dict[str, str] = {"hire": "hire", "up": "hire", "fire": "fire", "down": "fire"}
+
+
+def resolve_card(comp: Components, text: str) -> str | None:
+    """A card kind's name from its name, an alias, its code or a card id (``ORD-3``)."""
+    key = fold_name(text)
+    for kind in comp.kinds:
+        names = (kind.name, kind.code, *kind.aliases)
+        if key in {fold_name(n) for n in names}:
+            return kind.name
+    head, sep, tail = text.strip().rpartition("-")
+    if sep and tail.isdigit():
+        for kind in comp.kinds:
+            if fold_name(head) == fold_name(kind.code):
+                return kind.name
+    return None
+
+
+def _card(comp: Components, command: Command, key: str = "card") -> str:
+    raw = command.need(key)
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidCommand(f"'{command.name}': '{key}' must be a card's name, not {raw!r}")
+    kind = resolve_card(comp, raw)
+    if kind is None:
+        known = ", ".join(k.name for k in comp.kinds)
+        raise InvalidCommand(f"unknown card {raw!r} (Müll + Money cards: {known})")
+    return kind
+
+
+def _bool(command: Command, key: str, default: bool | None = None) -> bool:
+    raw: Any = command.arg(key, default)
+    if raw is None:
+        raise InvalidCommand(f"'{command.name}' needs '{key}' (true or false)")
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in ("yes", "true", "no", "false"):
+        return raw.strip().lower() in ("yes", "true")
+    raise InvalidCommand(f"'{command.name}': '{key}' must be true or false, not {raw!r}")
+
+
+def _row(command: Command, key: str) -> str:
+    raw = command.arg(key)
+    if not isinstance(raw, str) or fold_name(raw) not in ROW_ALIASES:
+        raise InvalidCommand(
+            f"'{command.name}': '{key}' must be a mat row ({', '.join(MAT_ROWS)}), not {raw!r}"
+        )
+    return ROW_ALIASES[fold_name(raw)]
+
+
+def parse_move(state: MuellState, command: Command) -> Move:
+    name = NAMES.get(command.name.strip().lower()) if isinstance(command.name, str) else None
+    if name is None:
+        raise InvalidCommand(
+            f"unknown Müll + Money command {command.name!r} "
+            f"(commands: {', '.join(sorted(set(NAMES.values())))})"
+        )
+    actor = command.actor
+    wanted = ACTORS.get(name, ActorKind.SEAT)
+    if actor.kind is not wanted:
+        who = {ActorKind.SEAT: "a seat", ActorKind.HOST: "the host", ActorKind.CHANCE: "chance"}[wanted]
+        raise InvalidCommand(f"'{name}' is done by {who}, not by {actor}")
+    if actor.is_seat and not (actor.seat is not None and 0 <= actor.seat < state.n):
+        raise InvalidCommand(f"there is no seat {actor.seat} at this table")
+    comp = state.comp
+    if name == "deal":
+        card = command.arg("card")
+        return Move(actor, name, card=None if card is None else _card(comp, command))
+    if name == "shuffle":
+        order = command.need("order")
+        if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+            raise InvalidCommand("'shuffle': 'order' must be a list of card names, next card first")
+        kinds: list[str] = []
+        for i, text in enumerate(order):
+            kind = resolve_card(comp, text)
+            if kind is None:
+                raise InvalidCommand(f"'shuffle': card {i + 1} of the order, {text!r}, is not a Müll + Money card")
+            kinds.append(kind)
+        return Move(actor, name, order=tuple(kinds))
+    if name == "loan":
+        count = command.need_int("count", minimum=1) if "count" in command.args else 1
+        if count > 10:
+            raise InvalidCommand("'loan': take at most 10 loans at once")
+        return Move(actor, name, count=count)
+    if name == "bribery":
+        return Move(actor, name, use=_bool(command, "use"))
+    if name == "choose":
+        return Move(actor, name, column=command.need_int("set", minimum=1))
+    if name == "keep":
+        return Move(actor, name)
+    if name == "discard":
+        return Move(actor, name, card=_card(comp, command))
+    if name == "bid":
+        return Move(actor, name, amount=command.need_int("amount", minimum=1))
+    if name == "no-bid":
+        return Move(actor, name)
+    # play
+    card = _card(comp, command)
+    adviser = _bool(command, "adviser", False)
+    rows: tuple[str, ...] = ()
+    direction: str | None = None
+    if card == "Innovate":
+        if "row" not in command.args:
+            raise InvalidCommand(
+                "'play' Innovate needs 'row': the mat row to improve (workers, raw_materials or waste)"
+            )
+        rows = (_row(command, "row"),)
+        if "row2" in command.args:
+            if not adviser:
+                raise InvalidCommand("'row2' is the second step of an Innovate played with an Adviser")
+            rows = (*rows, _row(command, "row2"))
+    elif card == "Hire/Fire":
+        raw = command.arg("direction")
+        if not isinstance(raw, str) or raw.strip().lower() not in DIRECTIONS:
+            raise InvalidCommand("'play' Hire/Fire needs 'direction': 'hire' (up) or 'fire' (down)")
+        direction = DIRECTIONS[raw.strip().lower()]
+    return Move(actor, name, card=card, adviser=adviser, rows=rows, direction=direction)

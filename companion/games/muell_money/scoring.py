@@ -1,0 +1,53 @@
+"""The final score: factory column + the points below each mat marker + half
+the cash (rounded per the table's option) − 10 per loan; ties by money."""
+
+from __future__ import annotations
+
+from companion.games.base import ScoreLine, ScoreSheet, SeatScore
+from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
+from companion.games.muell_money.state import MuellState
+
+
+def half_cash(cash: int, rounding: str) -> int:
+    return (cash + 1) // 2 if rounding == "up" else cash // 2
+
+
+def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
+    """Before the end cash is hidden, so a provisional sheet leaves out the
+    half-cash line and the tie-break (a real table counts money only at the end)."""
+    comp = state.comp
+    rounding = state.options["half_cash_rounding"]
+    seats: list[SeatScore] = []
+    for i, s in enumerate(state.seats):
+        lines = [ScoreLine("Factory column", s.column, f"column {s.column}")]
+        for j, row in enumerate(MAT_ROWS):
+            hole = comp.holes[s.mat[j]]
+            lines.append(
+                ScoreLine(
+                    f"Mat: {MAT_ROW_LABELS[row]}",
+                    hole.points,
+                    f"marker in hole {s.mat[j] + 1} (value {hole.value})",
+                )
+            )
+        tiebreak = 0
+        tiebreak_label = ""
+        if final:
+            lines.append(
+                ScoreLine("Half the cash", half_cash(s.cash, rounding), f"{s.cash} M / 2, rounded {rounding}")
+            )
+            if state.options["tie_break"] == "net-money":
+                tiebreak = s.cash - s.loans * comp.loan_amount
+                tiebreak_label = "money after debts (M)"
+            else:
+                tiebreak = s.cash
+                tiebreak_label = "cash in hand (M)"
+        lines.append(
+            ScoreLine("Loans", -comp.loan_amount * s.loans, f"{s.loans} × −{comp.loan_amount}")
+        )
+        seats.append(SeatScore(i, tuple(lines), tiebreak, tiebreak_label))
+    notes: list[str] = []
+    if not final:
+        notes.append("Provisional: half the cash is added at the end of the game (cash stays hidden until then)")
+    if comp.unverified:
+        notes.append(f"unverified component values in use: {', '.join(comp.unverified)}")
+    return ScoreSheet(tuple(seats), final=final, notes=tuple(notes))

@@ -1,0 +1,109 @@
+"""The state of a Müll + Money table: plain dataclasses, deep-copyable and
+comparable, so replay and undo can be checked with ``==``."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from companion.games.muell_money.components import Components
+
+
+class Phase(enum.StrEnum):
+    DEAL = "deal"  # laying out the sets, card by card (chance)
+    CHECK = "pollution-check"  # a Pollution Check waits for Bribery decisions
+    CHOOSE = "choose"  # seats take a set in turn
+    PLAY = "play"  # seats play, discard or keep cards in turn
+    AUCTION = "auction"  # a Raw Materials lot is being auctioned
+    OVER = "over"
+
+
+@dataclass
+class SeatState:
+    name: str
+    colour: str
+    cash: int
+    raw: int  # raw materials on the seat's tower
+    mat: list[int]  # hole index (0 = leftmost) per mat row: workers, raw materials, waste
+    waste: int
+    column: int
+    row: int
+    loans: int = 0
+    hand: list[str] = field(default_factory=list)  # cards in front of the seat this round
+    retained: str | None = None  # the card kept from the last round
+    passed: bool = False
+
+
+@dataclass
+class Auction:
+    seller: int
+    lot: int
+    bidders: list[int]  # in bidding order, the seller last
+    next_index: int = 0
+    bids: list[tuple[int, int | None]] = field(default_factory=list)  # (seat, amount or None = no bid)
+    high: int = 0
+    high_seat: int | None = None
+    doubled: bool = False
+
+    @property
+    def to_bid(self) -> int:
+        return self.bidders[self.next_index]
+
+
+@dataclass
+class PendingCheck:
+    final: bool
+    pending: list[int]  # seats that hold Bribery and must decide, in order
+    results: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MuellState:
+    comp: Components
+    options: dict[str, str]
+    seats: list[SeatState]
+    start_seat: int
+    round: int = 1
+    phase: Phase = Phase.DEAL
+    turn: int | None = None  # seat to act in CHOOSE / PLAY
+    deck: dict[str, int] = field(default_factory=dict)  # the deck as a known multiset
+    deck_order: list[str] | None = None  # the recorded software shuffle, next card first
+    discard: dict[str, int] = field(default_factory=dict)
+    set_aside: list[str] = field(default_factory=list)  # the Pollution Check once dealt
+    grid: list[list[str]] = field(default_factory=list)  # columns (sets), top card first
+    taken: list[int | None] = field(default_factory=list)  # which seat took each set
+    choosers_done: int = 0
+    pollution_seen: bool = False  # the Pollution Check appeared this round
+    end_reached: bool = False  # a factory reached the last column this round
+    auction: Auction | None = None
+    check: PendingCheck | None = None
+    supply: int = 0  # raw materials in the common supply
+    bank_out: int = 0  # money the bank paid out (start cash, loans, orders)
+    bank_in: int = 0  # money paid to the bank (wages, fines, innovations, repayments, ...)
+    reshuffles: int = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def columns(self) -> int:
+        return self.n + 1
+
+    @property
+    def placed(self) -> int:
+        return sum(len(c) for c in self.grid)
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def deck_count(self) -> int:
+        return sum(self.deck.values())
+
+    def next_slot(self) -> tuple[int, int]:
+        """(row, column), 0-based, of the next card to deal: rows one at a time."""
+        k = self.placed
+        return k // self.columns, k % self.columns
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % self.n

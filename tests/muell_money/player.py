@@ -1,0 +1,95 @@
+"""A seeded random player for Müll + Money: it drives the game through the
+same hints the phone shows (``actions``), so it plays only what the game
+offers as legal, and it deals cards the way a table would (from the deck's
+known multiset, or from a recorded software shuffle)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from companion.commands import CHANCE, Actor, Command
+from companion.games.base import ActionHint, TableConfig
+from companion.games.base import Seat as TableSeat
+from companion.games.muell_money import MuellMoney, shuffle_command
+from companion.games.muell_money.state import MuellState, Phase
+
+GAME = MuellMoney()
+NAMES = ("Ann", "Bob", "Cy", "Di")
+COLOURS = ("red", "blue", "yellow", "green")
+
+
+def config(seats: int = 3, options: dict[str, str] | None = None, start_seat: int = 0) -> TableConfig:
+    return TableConfig(
+        "muell-money",
+        tuple(TableSeat(NAMES[i], COLOURS[i]) for i in range(seats)),
+        dict(options or {}),
+        start_seat,
+        GAME.default_edition(),
+    )
+
+
+def fill(hint: ActionHint, rng: random.Random) -> dict[str, Any]:
+    args = dict(hint.args)
+    for f in hint.fields:
+        if f.kind == "number":
+            low = f.minimum if f.minimum is not None else 0
+            high = f.maximum if f.maximum is not None else low
+            # mostly modest bids
+            args[f.name] = rng.randint(low, max(low, min(high, low + 4)))
+        elif f.choices:
+            args[f.name] = rng.choice(f.choices).value
+    return args
+
+
+def who_acts(state: MuellState) -> list[Actor]:
+    if state.phase is Phase.DEAL:
+        return [CHANCE]
+    if state.phase is Phase.CHECK and state.check is not None:
+        return [Actor.of_seat(s) for s in state.check.pending]
+    if state.phase is Phase.AUCTION and state.auction is not None:
+        return [Actor.of_seat(state.auction.to_bid)]
+    if state.turn is not None:
+        return [Actor.of_seat(state.turn)]
+    return []
+
+
+def next_command(state: MuellState, rng: random.Random, *, software: bool, loans: float = 0.03) -> Command:
+    """One legal command for the current state."""
+    if state.phase is Phase.DEAL:
+        if software:
+            if not state.deck_order:
+                return shuffle_command(state, rng)
+            return Command(CHANCE, "deal", {})
+        cards = [k for k, v in state.deck.items() for _ in range(v)]
+        return Command(CHANCE, "deal", {"card": rng.choice(cards)})
+    actor = rng.choice(who_acts(state))
+    if rng.random() < loans:
+        return Command(actor, "loan", {})
+    hints = [h for h in GAME.actions(state, actor) if h.enabled and h.command != "loan"]
+    if not hints:  # e.g. a bid the seat cannot cover: borrow first
+        return Command(actor, "loan", {})
+    # prefer doing something over discarding, like a real player
+    useful = [h for h in hints if h.command != "discard"] or hints
+    hint = rng.choice(useful if rng.random() < 0.85 else hints)
+    return Command(actor, hint.command, fill(hint, rng))
+
+
+def random_game(seed: int, seats: int = 3, *, software: bool = True, options: dict[str, str] | None = None,
+                max_steps: int = 5000) -> Iterator[tuple[MuellState, Command, MuellState]]:
+    """Yield (before, command, after) for a whole random game."""
+    import copy
+
+    rng = random.Random(seed)
+    state = GAME.setup(config(seats, options, start_seat=seed % seats))
+    for _ in range(max_steps):
+        if GAME.is_over(state):
+            return
+        command = next_command(state, rng, software=software)
+        move = GAME.parse(state, command)
+        GAME.check(state, move)
+        after = GAME.apply(copy.deepcopy(state), move).state
+        yield state, command, after
+        state = after
+    raise AssertionError(f"game {seed} did not end in {max_steps} steps")
