@@ -1,0 +1,360 @@
+"""QR decoders behind one interface, and the companion's scanner that combines them.
+
+* :class:`ZxingDecoder` (zxing-cpp) is the first decoder: fastest and the best
+  single reader (see docs/benchmarks.md).
+* :class:`PyzbarDecoder` (pyzbar + the system's libzbar0) is the second opinion,
+  and the only decoder where zxing-cpp cannot be installed.
+* :class:`OpenCVDecoder` (``cv2.QRCodeDetector``) is only a comparison in the
+  benchmark.
+
+Every decode call is wrapped: a decoder that raises (OpenCV raises
+``UnicodeDecodeError`` / ``cv2.error`` on some real codes) counts as "found
+nothing", never as a crash.
+
+:class:`Scanner` reads one frame: zxing-cpp first; then, only when it read
+nothing, pyzbar; then, only if still nothing (and a code seems to be there, or
+the caller asked for a thorough read), a short ladder of preprocessing
+retries (blur, 2x up, 2x down, sharpen, bright threshold).  Codes zxing-cpp
+*located* but could not decode are retried on a crop around them, so a frame
+with several codes does not lose the hard one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+Image = Any  # a numpy array: grayscale (H, W) or BGR (H, W, 3)
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """One code read in one image."""
+
+    text: str
+    raw: bytes
+    corners: tuple[Point, ...] = ()
+    decoder: str = ""
+    how: str = "first pass"  # which pass of the scanner read it
+
+    @property
+    def center(self) -> Point:
+        if not self.corners:
+            return (0.0, 0.0)
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+    @property
+    def size_px(self) -> float:
+        """The code's side in pixels (mean of its edges), 0 if unknown."""
+        if len(self.corners) < 4:
+            return 0.0
+        pts = self.corners
+        edges: list[float] = [((pts[i][0] - pts[i - 1][0]) ** 2 + (pts[i][1] - pts[i - 1][1]) ** 2) ** 0.5 for i in range(4)]
+        return float(sum(edges)) / 4
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "raw_hex": self.raw.hex() if self.raw != self.text.encode("utf-8", "replace") else None,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "decoder": self.decoder,
+            "how": self.how,
+        }
+
+
+@dataclass
+class Attempt:
+    """What one decoder call found: codes read, and regions where a code was
+    located but could not be decoded (``(x0, y0, x1, y1)``)."""
+
+    codes: list[Decoded] = field(default_factory=list)
+    unreadable: list[tuple[int, int, int, int]] = field(default_factory=list)
+
+
+class Decoder(Protocol):
+    name: str
+
+    def attempt(self, gray: Image) -> Attempt: ...
+
+
+def to_gray(image: Image) -> Image:
+    arr = np.asarray(image)
+    if arr.ndim == 2:
+        return np.ascontiguousarray(arr, dtype=np.uint8)
+    import cv2
+
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        return cv2.cvtColor(arr, cv2.COLOR_BGRA2GRAY)
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        return cv2.cvtColor(arr, cv2.COLOR_BGR2GRAY)
+    if arr.ndim == 3 and arr.shape[2] == 1:
+        return np.ascontiguousarray(arr[:, :, 0], dtype=np.uint8)
+    raise ValueError(f"not an image: shape {arr.shape}")
+
+
+class ZxingDecoder:
+    name = "zxing-cpp"
+
+    def __init__(self, *, binarizer: str = "LocalAverage", try_downscale: bool = True) -> None:
+        import zxingcpp
+
+        self._z = zxingcpp
+        self._binarizer = getattr(zxingcpp.Binarizer, binarizer)
+        self._try_downscale = try_downscale
+
+    def attempt(self, gray: Image) -> Attempt:
+        z = self._z
+        out = Attempt()
+        try:
+            found = z.read_barcodes(
+                gray,
+                formats=z.BarcodeFormat.QRCode,
+                text_mode=z.TextMode.Plain,
+                binarizer=self._binarizer,
+                try_downscale=self._try_downscale,
+                return_errors=True,
+            )
+        except Exception as err:  # the library's own errors must never stop the scanner
+            log.debug("zxing-cpp failed: %s", err)
+            return out
+        for bc in found:
+            pos = bc.position
+            corners = tuple(
+                (float(p.x), float(p.y)) for p in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
+            )
+            if bc.valid:
+                out.codes.append(Decoded(bc.text, bytes(bc.bytes), corners, self.name))
+            else:
+                xs = [c[0] for c in corners]
+                ys = [c[1] for c in corners]
+                out.unreadable.append((int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1))
+        return out
+
+
+class PyzbarDecoder:
+    name = "pyzbar"
+
+    def __init__(self) -> None:
+        from pyzbar import pyzbar
+
+        self._p = pyzbar
+
+    def attempt(self, gray: Image) -> Attempt:
+        p = self._p
+        out = Attempt()
+        try:
+            found = p.decode(gray, symbols=[p.ZBarSymbol.QRCODE])
+        except Exception as err:
+            log.debug("pyzbar failed: %s", err)
+            return out
+        for sym in found:
+            raw = bytes(sym.data)
+            text = raw.decode("utf-8", "replace")
+            corners = tuple((float(pt.x), float(pt.y)) for pt in sym.polygon)
+            out.codes.append(Decoded(text, raw, corners, self.name))
+        return out
+
+
+class OpenCVDecoder:
+    """``cv2.QRCodeDetector`` (several codes per image); a benchmark comparison."""
+
+    name = "opencv"
+
+    def __init__(self) -> None:
+        import cv2
+
+        self._det = cv2.QRCodeDetector()
+
+    def attempt(self, gray: Image) -> Attempt:
+        out = Attempt()
+        try:
+            ok, texts, points, _ = self._det.detectAndDecodeMulti(gray)
+        except Exception as err:
+            log.debug("opencv failed: %s", err)
+            return out
+        if not ok or texts is None:
+            return out
+        for i, text in enumerate(texts):
+            if not text:
+                continue
+            corners = tuple((float(x), float(y)) for x, y in points[i]) if points is not None else ()
+            out.codes.append(Decoded(text, text.encode("utf-8", "replace"), corners, self.name))
+        return out
+
+
+DECODER_CLASSES: dict[str, Callable[[], Decoder]] = {
+    "zxing-cpp": ZxingDecoder,
+    "pyzbar": PyzbarDecoder,
+    "opencv": OpenCVDecoder,
+}
+
+
+@dataclass(frozen=True)
+class DecoderStatus:
+    name: str
+    available: bool
+    why: str
+
+
+def probe_decoders(names: Sequence[str] = ("zxing-cpp", "pyzbar")) -> tuple[list[Decoder], list[DecoderStatus]]:
+    """The decoders that load here, in order, and a line about each."""
+    ready: list[Decoder] = []
+    report: list[DecoderStatus] = []
+    for name in names:
+        factory = DECODER_CLASSES.get(name)
+        if factory is None:
+            report.append(DecoderStatus(name, False, "unknown decoder"))
+            continue
+        try:
+            ready.append(factory())
+            report.append(DecoderStatus(name, True, "loaded"))
+        except Exception as err:  # ImportError, or libzbar0 missing (OSError/ImportError)
+            hint = " (apt-get install libzbar0)" if name == "pyzbar" else " (pip install zxing-cpp)"
+            report.append(DecoderStatus(name, False, f"cannot load: {err}{hint}"))
+    return ready, report
+
+
+# the scanner ---------------------------------------------------------------------
+def _scale(gray: Image, factor: float) -> Image:
+    import cv2
+
+    interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    return cv2.resize(gray, None, fx=factor, fy=factor, interpolation=interp)
+
+
+def _blur(gray: Image) -> Image:
+    import cv2
+
+    return cv2.GaussianBlur(gray, (5, 5), 0)
+
+
+def _sharpen(gray: Image) -> Image:
+    import cv2
+
+    soft = cv2.GaussianBlur(gray, (0, 0), 3)
+    return cv2.addWeighted(gray, 1.8, soft, -0.8, 0)
+
+
+def _bright_threshold(gray: Image) -> Image:
+    """Only the brightest parts stay white: separates printed modules from a
+    grey, glossy or fabric background that Otsu/local thresholds merge."""
+    import cv2
+
+    otsu, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = otsu + (255 - otsu) * 0.45
+    return np.where(gray > level, 255, 0).astype(np.uint8)
+
+
+#: the retry ladder: (name, transform, scale of the result relative to its input)
+Retry = tuple[str, Callable[[Image], Image], float]
+RETRIES: tuple[Retry, ...] = (
+    ("blur", _blur, 1.0),
+    ("upscale x2", lambda g: _scale(g, 2.0), 2.0),
+    ("downscale x2", lambda g: _scale(g, 0.5), 0.5),
+    ("sharpen", _sharpen, 1.0),
+    ("bright threshold", _bright_threshold, 1.0),
+)
+
+
+def _mapped(code: Decoded, factor: float, dx: int, dy: int, how: str) -> Decoded:
+    corners = tuple((x / factor + dx, y / factor + dy) for x, y in code.corners)
+    return Decoded(code.text, code.raw, corners, code.decoder, how)
+
+
+class Scanner:
+    """The companion's QR reader for one image (a camera frame or a still).
+
+    ``thorough``: when the first two decoders read nothing, run the retry
+    ladder even if no code was located (stills, ``companion scan``, the
+    benchmark).  In live mode (``thorough=False``) the ladder runs only on
+    regions where zxing-cpp located a code it could not decode, so an empty
+    table costs one zxing-cpp pass per frame.
+    """
+
+    def __init__(self, decoders: Sequence[Decoder] | None = None, *, thorough: bool = True) -> None:
+        if decoders is None:
+            decoders, _ = probe_decoders()
+        if not decoders:
+            raise RuntimeError("no QR decoder can be loaded: install zxing-cpp, or pyzbar with libzbar0")
+        self.decoders = list(decoders)
+        self.thorough = thorough
+
+    @property
+    def names(self) -> list[str]:
+        return [d.name for d in self.decoders]
+
+    def read(self, image: Image) -> list[Decoded]:
+        gray = to_gray(image)
+        first = self.decoders[0].attempt(gray)
+        codes = list(first.codes)
+        if codes:
+            for box in first.unreadable:
+                codes += self._retry_region(gray, box)
+            return _unique(codes)
+        for decoder in self.decoders[1:]:
+            more = decoder.attempt(gray)
+            if more.codes:
+                return _unique([_mapped(c, 1.0, 0, 0, f"second decoder ({decoder.name})") for c in more.codes])
+        if first.unreadable:
+            for box in first.unreadable:
+                codes += self._retry_region(gray, box)
+            if codes:
+                return _unique(codes)
+        if self.thorough:
+            return _unique(self._ladder(gray, 0, 0))
+        return []
+
+    def _retry_region(self, gray: Image, box: tuple[int, int, int, int]) -> list[Decoded]:
+        x0, y0, x1, y1 = box
+        h, w = gray.shape[:2]
+        pad = max(x1 - x0, y1 - y0) // 2 + 8
+        x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+        x1, y1 = min(w, x1 + pad), min(h, y1 + pad)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        crop = np.ascontiguousarray(gray[y0:y1, x0:x1])
+        for decoder in self.decoders:
+            found = decoder.attempt(crop)
+            if found.codes:
+                return [_mapped(c, 1.0, x0, y0, f"region retry ({decoder.name})") for c in found.codes]
+        return self._ladder(crop, x0, y0)
+
+    def _ladder(self, gray: Image, dx: int, dy: int) -> list[Decoded]:
+        for name, transform, factor in RETRIES:
+            if factor > 1 and max(gray.shape[:2]) * factor > 2600:
+                continue  # upscaling a large frame costs much and helps little
+            try:
+                variant = transform(gray)
+            except Exception as err:  # pragma: no cover - OpenCV on odd input
+                log.debug("retry %s failed: %s", name, err)
+                continue
+            for decoder in self.decoders:
+                found = decoder.attempt(variant)
+                if found.codes:
+                    return [_mapped(c, factor, dx, dy, f"retry: {name} ({decoder.name})") for c in found.codes]
+        return []
+
+
+def _unique(codes: Iterable[Decoded]) -> list[Decoded]:
+    seen: set[bytes] = set()
+    out: list[Decoded] = []
+    for code in codes:
+        if code.raw in seen:
+            continue
+        seen.add(code.raw)
+        out.append(code)
+    return out
+
+
+def iter_texts(codes: Iterable[Decoded]) -> Iterator[str]:
+    for code in codes:
+        yield code.text
