@@ -1,0 +1,233 @@
+"""The deck as data: card types, copies, auction (hammer) values, the Paper table.
+
+Read from the game's data file (``components.json``) overlaid by an owner's
+edition file.  Every physical card has an id ``"<CODE>-<copy>"`` (``PAP-3``
+is the third Paper), which is also what its QR tag carries, so a card the
+camera sees maps to exactly one card of the deck.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: the card types the rules name, in the order a station is laid out
+TYPE_KEYS: tuple[str, ...] = (
+    "food",
+    "compost",
+    "small_electronics",
+    "large_electronics",
+    "textiles",
+    "metal",
+    "paper",
+    "hazardous",
+    "plastic",
+    "recycler",
+)
+
+RECYCLER = "recycler"
+PAPER_RUN = 8  # "Eight Paper is worth 25 points, which is maximum" (seed 001, Paper)
+_ID = re.compile(r"^([A-Za-z0-9]+)-(\d+)$")
+_CODE = re.compile(r"^[A-Z0-9]{1,8}$")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A number from the data file and whether a rule text printed it."""
+
+    value: int
+    verified: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class CardType:
+    key: str
+    code: str
+    name: str
+    copies: Value
+    hammer: Value
+
+    def card_id(self, copy: int) -> str:
+        return f"{self.code}-{copy}"
+
+    def ids(self) -> list[str]:
+        return [self.card_id(n) for n in range(1, self.copies.value + 1)]
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """A card as a command names it: an exact card (``copy``) or any card of a type."""
+
+    key: str
+    copy: int | None = None
+
+
+class UnknownCard(ValueError):
+    """A card id or name that is not in this edition's deck."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    types: tuple[CardType, ...]
+    paper: tuple[Value, ...]  # paper[n - 1] is the value of a run of n papers, n = 1..8
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Catalog:
+        return self  # immutable; shared by every copy of the state
+
+    # lookups -----------------------------------------------------------------
+    def type(self, key: str) -> CardType:
+        for t in self.types:
+            if t.key == key:
+                return t
+        raise KeyError(key)
+
+    def by_code(self, code: str) -> CardType | None:
+        for t in self.types:
+            if t.code == code.upper():
+                return t
+        return None
+
+    def kind_of(self, card_id: str) -> str:
+        """The type key of a known card id (``PAP-3`` -> ``paper``)."""
+        m = _ID.match(card_id)
+        assert m is not None, card_id
+        t = self.by_code(m.group(1))
+        assert t is not None, card_id
+        return t.key
+
+    def name_of(self, card_id: str) -> str:
+        return self.type(self.kind_of(card_id)).name
+
+    def hammer_of(self, card_id: str) -> int:
+        return self.type(self.kind_of(card_id)).hammer.value
+
+    def all_ids(self) -> list[str]:
+        return [i for t in self.types for i in t.ids()]
+
+    def copy_of(self, card_id: str) -> int:
+        m = _ID.match(card_id)
+        assert m is not None
+        return int(m.group(2))
+
+    def sort_key(self, card_id: str) -> tuple[int, int]:
+        return (TYPE_KEYS.index(self.kind_of(card_id)), self.copy_of(card_id))
+
+    def label(self, card_id: str) -> str:
+        return f"{self.name_of(card_id)} ({card_id})"
+
+    def labels(self, card_ids: Iterable[str]) -> str:
+        ids = sorted(card_ids, key=self.sort_key)
+        return ", ".join(self.label(i) for i in ids) if ids else "no cards"
+
+    def parse_ref(self, text: Any) -> CardRef:
+        """A card id (``PAP-3``, case-insensitive) or a type's key, name or code
+        (``paper``, ``Paper``, ``PAP``).  Raises :class:`UnknownCard`."""
+        if not isinstance(text, str) or not text.strip():
+            raise UnknownCard(f"a card is named by its id (like 'PAP-3') or its type, not {text!r}")
+        raw = text.strip()
+        m = _ID.match(raw)
+        if m is not None:
+            t = self.by_code(m.group(1))
+            if t is None:
+                raise UnknownCard(f"unknown card {raw!r}: no card type has the code {m.group(1).upper()!r} ({self.codes_text()})")
+            copy = int(m.group(2))
+            if not 1 <= copy <= t.copies.value:
+                raise UnknownCard(
+                    f"unknown card {raw!r}: this edition's deck has {t.copies.value} {t.name} "
+                    f"({t.code}-1..{t.code}-{t.copies.value})"
+                )
+            return CardRef(t.key, copy)
+        wanted = _norm(raw)
+        for t in self.types:
+            if wanted in (_norm(t.key), _norm(t.name), _norm(t.code)) or wanted == _norm(t.name).rstrip("s"):
+                return CardRef(t.key)
+        raise UnknownCard(f"unknown card {raw!r}: give a card id like 'PAP-3' or a type ({self.codes_text()})")
+
+    def codes_text(self) -> str:
+        return ", ".join(f"{t.code} = {t.name}" for t in self.types)
+
+    def unverified(self) -> list[str]:
+        out = [f"{t.name}: copies in the deck" for t in self.types if not t.copies.verified]
+        out += [f"{t.name}: auction value" for t in self.types if not t.hammer.verified]
+        out += [f"Paper: {n} cards" for n, v in enumerate(self.paper, start=1) if not v.verified]
+        return out
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", text.strip().lower())
+
+
+# reading and validating the edition ------------------------------------------------
+def _value(raw: Any, where: str, problems: list[str], *, minimum: int = 0) -> Value:
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where}: must be an object like {{\"value\": 3, \"source\": \"...\"}} or {{\"value\": 3, \"verified\": false}}")
+        return Value(0, False, "")
+    value = raw.get("value")
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.append(f"{where}: 'value' must be a whole number, not {value!r}")
+        value = 0
+    elif value < minimum:
+        problems.append(f"{where}: 'value' must be at least {minimum}, not {value}")
+    source = raw.get("source")
+    verified = raw.get("verified", True)
+    if not isinstance(verified, bool):
+        problems.append(f"{where}: 'verified' must be true or false")
+        verified = False
+    if verified and not (isinstance(source, str) and source.strip()):
+        problems.append(f"{where}: say where the value comes from ('source') or mark it \"verified\": false")
+        verified = False
+    return Value(value, bool(verified), str(source or raw.get("note") or ""))
+
+
+def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
+    """The catalog of an edition and everything wrong with it."""
+    problems: list[str] = []
+    cards = edition.get("cards")
+    types: list[CardType] = []
+    if not isinstance(cards, Mapping):
+        problems.append("'cards' must be an object with one entry per card type")
+        cards = {}
+    for key in cards:
+        if key not in TYPE_KEYS:
+            problems.append(f"cards.{key}: not a World of Waste card type (types: {', '.join(TYPE_KEYS)})")
+    codes: set[str] = set()
+    for key in TYPE_KEYS:
+        raw = cards.get(key)
+        if not isinstance(raw, Mapping):
+            problems.append(f"cards.{key}: missing (every type the rules score needs an entry)")
+            continue
+        code = raw.get("code")
+        if not isinstance(code, str) or not _CODE.match(code):
+            problems.append(f"cards.{key}.code: 1-8 uppercase letters or digits, not {code!r}")
+            code = key.upper()
+        elif code in codes:
+            problems.append(f"cards.{key}.code: {code!r} is used by another type")
+        codes.add(code)
+        name = raw.get("name")
+        if not isinstance(name, str) or not name.strip():
+            problems.append(f"cards.{key}.name: a non-empty name")
+            name = key
+        copies = _value(raw.get("copies"), f"cards.{key}.copies", problems)
+        hammer = _value(raw.get("hammer"), f"cards.{key}.hammer", problems)
+        types.append(CardType(key, code, name.strip(), copies, hammer))
+    paper_raw = edition.get("paper")
+    paper: list[Value] = []
+    if not isinstance(paper_raw, Mapping):
+        problems.append("'paper' must be an object: number of papers in a run (\"1\"..\"8\") -> points")
+        paper_raw = {}
+    for n in range(1, PAPER_RUN + 1):
+        paper.append(_value(paper_raw.get(str(n)), f"paper.{n}", problems))
+    extra = sorted(k for k in paper_raw if k not in {str(n) for n in range(1, PAPER_RUN + 1)})
+    if extra:
+        problems.append(f"paper: only runs of 1..8 papers are scored (seed 001, Paper), not {', '.join(extra)}")
+    if any(b.value < a.value for a, b in itertools.pairwise(paper)):
+        problems.append("paper: a longer run must never be worth less than a shorter one")
+    total = sum(t.copies.value for t in types)
+    need = 6 * 4 + 3 * 3  # one round at four seats: 6 cards each and three bonus piles of three
+    if not problems and total < need:
+        problems.append(f"cards: the deck holds {total} cards, fewer than one round at four seats needs ({need})")
+    return Catalog(tuple(types), tuple(paper)), problems

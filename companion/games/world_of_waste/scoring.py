@@ -1,0 +1,232 @@
+"""Scoring a recycling station, type by type (seed 001, the card summary).
+
+Pure functions over card counts, so a station can be scored from the
+companion's record or from a list of scanned card ids alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.games.base import ScoreLine, ScoreSheet, SeatScore
+from companion.games.world_of_waste.catalog import PAPER_RUN, Catalog, UnknownCard
+from companion.rules import Citation, cite
+
+SEED = "001"
+FOOD_RULE = cite(SEED, "Food waste", "Food waste is worth 1 point at the end of the game.")
+COMPOST_RULE = cite(
+    SEED,
+    "Compost",
+    "There must be no more than 3 food waste on one Compost, and each food waste is only allocated to one Compost.",
+)
+ELECTRONICS_RULE = cite(
+    SEED,
+    "Electronics",
+    "If there are two or more players with the most Electronics, the 10 points are cut in half and each player earns 5 points",
+)
+TEXTILES_RULE = cite(SEED, "Textiles", "two Textiles is worth 5 points")
+METAL_RULE = cite(SEED, "Metal", "three Metal is worth 10 points")
+PAPER_RULE = cite(SEED, "Paper", "Eight Paper is worth 25 points, which is maximum.")
+HAZARDOUS_RULE = cite(SEED, "Hazardous Waste", "each card gives -2 points. However, one can specialize and collect five hazardous waste, worth 12 points.")
+PLASTIC_RULE = cite(
+    SEED,
+    "Plastic",
+    "The player with the most plastic at the end of the game earns 12 points. Those with less plastic than the player with the most gets (minus) -10 points!",
+)
+WINNER_RULE = cite(
+    SEED,
+    "The winner of WASTE",
+    "the winner is the player with the highest total auction value on all his or her cards at their recycling station.",
+)
+
+ELECTRONICS_MOST = 10
+ELECTRONICS_SECOND = 5
+PLASTIC_MOST = 12
+PLASTIC_BEHIND = -10
+
+
+@dataclass(frozen=True)
+class StationScore:
+    seat: int
+    lines: tuple[ScoreLine, ...]
+    auction_value: int
+    citations: tuple[Citation, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(line.points for line in self.lines)
+
+
+def food_and_compost(food: int, compost: int) -> int:
+    """Each compost triples up to three food; the best allocation fills composts first."""
+    on_compost = min(food, 3 * compost)
+    return 3 * on_compost + (food - on_compost)
+
+
+def electronics_units(small: int, large: int) -> int:
+    return small + 2 * large
+
+
+def majority_points(amounts: Sequence[int], most: int, second: int | None) -> list[int]:
+    """Points for "most" and (if ``second`` is given) "second most" of a type.
+
+    Only seats holding some of the type take part.  A tie for most shares
+    half of ``most`` each and leaves no second place; a tie for second gets
+    nothing (seed 001, Electronics)."""
+    points = [0] * len(amounts)
+    held = [a for a in amounts if a > 0]
+    if not held:
+        return points
+    top = max(held)
+    leaders = [i for i, a in enumerate(amounts) if a == top]
+    if len(leaders) > 1:
+        for i in leaders:
+            points[i] = most // 2
+        return points
+    points[leaders[0]] = most
+    if second is None:
+        return points
+    rest = [a for a in held if a < top]
+    if rest:
+        runner = max(rest)
+        seconds = [i for i, a in enumerate(amounts) if a == runner]
+        if len(seconds) == 1:
+            points[seconds[0]] = second
+    return points
+
+
+def plastic_points(amounts: Sequence[int]) -> list[int]:
+    """Most plastic 12 (a tie for most: 6 each); every other seat holding plastic -10; none 0."""
+    points = majority_points(amounts, PLASTIC_MOST, None)
+    top = max(amounts, default=0)
+    return [PLASTIC_BEHIND if 0 < a < top else p for a, p in zip(amounts, points, strict=True)]
+
+
+def paper_points(catalog: Catalog, papers: int) -> int:
+    runs, rest = divmod(papers, PAPER_RUN)
+    value = runs * catalog.paper[PAPER_RUN - 1].value
+    return value + (catalog.paper[rest - 1].value if rest else 0)
+
+
+def hazardous_points(count: int) -> int:
+    fives, rest = divmod(count, 5)
+    return 12 * fives - 2 * rest
+
+
+def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[StationScore]:
+    """Every seat's station scored with a line per waste type (the majorities
+    compare all seats, so the stations are scored together)."""
+    elec = [electronics_units(s["small_electronics"], s["large_electronics"]) for s in stations]
+    elec_pts = majority_points(elec, ELECTRONICS_MOST, ELECTRONICS_SECOND)
+    plastic = [s["plastic"] for s in stations]
+    plastic_pts = plastic_points(plastic)
+    out: list[StationScore] = []
+    for seat, s in enumerate(stations):
+        food, compost = s["food"], s["compost"]
+        on = min(food, 3 * compost)
+        paper_runs, paper_rest = divmod(s["paper"], PAPER_RUN)
+        lines = (
+            ScoreLine(
+                "Food waste and compost",
+                food_and_compost(food, compost),
+                f"{food} food, {compost} compost: {on} food on compost × 3 + {food - on} × 1",
+            ),
+            ScoreLine(
+                "Electronics",
+                elec_pts[seat],
+                f"{s['small_electronics']} small + {s['large_electronics']} large = {elec[seat]} electronics; "
+                f"all seats: {', '.join(str(e) for e in elec)}",
+            ),
+            ScoreLine("Textiles", 5 * (s["textiles"] // 2), f"{s['textiles']} textiles: {s['textiles'] // 2} pairs × 5"),
+            ScoreLine("Metal", 10 * (s["metal"] // 3), f"{s['metal']} metal: {s['metal'] // 3} sets of three × 10"),
+            ScoreLine(
+                "Paper",
+                paper_points(catalog, s["paper"]),
+                f"{s['paper']} paper: {paper_runs} full runs of 8 + a run of {paper_rest}",
+            ),
+            ScoreLine(
+                "Hazardous waste",
+                hazardous_points(s["hazardous"]),
+                f"{s['hazardous']} hazardous: {s['hazardous'] // 5} full fives × 12, {s['hazardous'] % 5} × -2",
+            ),
+            ScoreLine(
+                "Plastic",
+                plastic_pts[seat],
+                f"{plastic[seat]} plastic; all seats: {', '.join(str(p) for p in plastic)}",
+            ),
+        )
+        value = sum(catalog.type(k).hammer.value * n for k, n in s.items())
+        out.append(
+            StationScore(
+                seat,
+                lines,
+                value,
+                (FOOD_RULE, COMPOST_RULE, ELECTRONICS_RULE, TEXTILES_RULE, METAL_RULE, PAPER_RULE, HAZARDOUS_RULE, PLASTIC_RULE),
+            )
+        )
+    return out
+
+
+def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[str]:
+    """The unverified data values these stations' scores and tie-breaks depend on."""
+    notes: list[str] = []
+    rests = sorted({s["paper"] % PAPER_RUN for s in stations} - {0})
+    guessed = [n for n in rests if not catalog.paper[n - 1].verified]
+    if guessed:
+        notes.append(
+            "Paper runs of "
+            + ", ".join(str(n) for n in guessed)
+            + " cards were scored with an unverified default of the Paper table "
+            + "(" + ", ".join(f"{n} → {catalog.paper[n - 1].value}" for n in guessed) + ")"
+        )
+    present = sorted({k for s in stations for k, n in s.items() if n > 0})
+    hammers = [catalog.type(k) for k in present if not catalog.type(k).hammer.verified]
+    if hammers:
+        notes.append(
+            "the tie-break (auction value of the station) uses unverified auction values: "
+            + ", ".join(f"{t.name} {t.hammer.value}" for t in hammers)
+        )
+    return notes
+
+
+def score_sheet(catalog: Catalog, stations: Sequence[Counter[str]], *, final: bool, extra_notes: Sequence[str] = ()) -> ScoreSheet:
+    scored = score_stations(catalog, stations)
+    notes = list(extra_notes) + unverified_used(catalog, stations)
+    if notes:
+        notes.append("correct unverified values with an edition file (docs/editions.md, docs/games/world-of-waste.md)")
+    return ScoreSheet(
+        tuple(
+            SeatScore(s.seat, s.lines, s.auction_value, "auction value of the station") for s in scored
+        ),
+        final=final,
+        notes=tuple(notes),
+    )
+
+
+def station_counts(catalog: Catalog, card_ids: Sequence[str]) -> Counter[str]:
+    """The type counts of a list of card ids.  Raises :class:`UnknownCard` for an
+    id that is not a card of this edition, or one listed twice."""
+    counts: Counter[str] = Counter()
+    seen: set[str] = set()
+    for raw in card_ids:
+        ref = catalog.parse_ref(raw)
+        if ref.copy is None:
+            raise UnknownCard(f"{raw!r} is a card type, not a card id: a scanned station lists card ids like 'PAP-3'")
+        card_id = catalog.type(ref.key).card_id(ref.copy)
+        if card_id in seen:
+            raise UnknownCard(f"card {card_id} is listed twice: every physical card has its own id")
+        seen.add(card_id)
+        counts[ref.key] += 1
+    return counts
+
+
+def score_scanned_stations(catalog: Catalog, stations: Sequence[Sequence[str]], *, final: bool = True) -> ScoreSheet:
+    """Score stations given as lists of card ids (one photo of tagged cards per
+    seat), with no game in progress.  Raises :class:`UnknownCard`."""
+    counted = [station_counts(catalog, s) for s in stations]
+    ids = [c for s in stations for c in s]
+    if len({str(i).strip().upper() for i in ids}) != len(ids):
+        raise UnknownCard("a card id appears in two stations: every physical card has its own id")
+    return score_sheet(catalog, counted, final=final)
