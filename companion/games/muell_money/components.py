@@ -14,6 +14,12 @@ MAT_ROW_LABELS: Mapping[str, str] = {
     "raw_materials": "raw materials",
     "waste": "waste",
 }
+#: what the number above a mat marker means, for explanation lines
+MAT_ROW_MEANING: Mapping[str, str] = {
+    "workers": "workers needed per Order (hundreds)",
+    "raw_materials": "raw materials per Order",
+    "waste": "waste per Order",
+}
 ZONES: tuple[str, ...] = ("green", "yellow", "red")
 
 

@@ -30,6 +30,7 @@ from companion.games.base import (
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.components import (
     MAT_ROW_LABELS,
+    MAT_ROW_MEANING,
     MAT_ROWS,
     Components,
     read_components,
@@ -44,7 +45,16 @@ from companion.games.muell_money.state import (
     Phase,
     SeatState,
 )
-from companion.rules import Citation, Explanation, resolve_options, say
+from companion.rules import Citation, Explanation, resolve_options
+from companion.rules import say as _say
+
+
+def say(text: str, *citations: Citation, audience: list[int] | None = None) -> Explanation:
+    """An explanation line, each (seed, section) cited once."""
+    seen: dict[tuple[str, str], Citation] = {}
+    for c in citations:
+        seen.setdefault((c.seed, c.section), c)
+    return _say(text, *seen.values(), audience=audience)
 
 ORDER = "Order"
 RAW = "Raw Materials"
@@ -737,7 +747,7 @@ class MuellMoney(Game[MuellState, Move]):
                 i = MAT_ROWS.index(row)
                 old = comp.holes[me.mat[i]].value
                 me.mat[i] += 1
-                moved.append(f"{MAT_ROW_LABELS[row]} {old} → {comp.holes[me.mat[i]].value}")
+                moved.append(f"{MAT_ROW_MEANING[row]} {old} → {comp.holes[me.mat[i]].value}")
             lines.append(
                 say(f"{me.name} innovates{with_adv}: pays {_m(cost)}; {', '.join(moved)}", R.INNOVATE)
             )
