@@ -11,6 +11,7 @@ from companion.games.base import Game
 #: game key -> "module:ClassName".  A game registers itself by adding a line.
 GAMES: dict[str, str] = {
     "muell-money": "companion.games.muell_money:MuellMoney",
+    "world-of-waste": "companion.games.world_of_waste:WorldOfWaste",
 }
 
 
