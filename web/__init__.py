@@ -1,1 +1,116 @@
-"""The Flask dashboard: the table screen, each seat's phone, the host."""
+"""The Flask dashboard: the table screen, each seat's phone, the host.
+
+``create_app(config)`` builds the app from a :class:`WebConfig`: the room
+(tables in the SQLite store), the host PIN, the join code, the seeds
+directory for citations and, optionally, the hardware runtime.  Nothing
+heavy happens at import time.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.store import Store, default_db_path
+from companion.table import Room
+from web.dashboard import Dashboard, HardwareLike, new_join_code, new_pin
+
+#: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
+DEFAULT_SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
+
+
+def default_seeds_dir() -> Path | None:
+    """``$COMPANION_SEEDS``, else ``../shared/seeds`` beside the repository;
+    ``None`` when neither exists (citations then say the text is absent)."""
+    explicit = os.environ.get("COMPANION_SEEDS")
+    path = Path(explicit) if explicit else DEFAULT_SEEDS
+    return path if path.is_dir() else None
+
+
+@dataclass
+class WebConfig:
+    """How the dashboard runs.  Everything has a usable default."""
+
+    db_path: Path | None = None
+    seeds_dir: Path | None = None
+    host_pin: str | None = None
+    join_code: str | None = None
+    secret_key: str | None = None
+    #: the address phones use (for the join QR); default: the request's own
+    public_url: str | None = None
+    #: seconds between SSE keep-alive comments
+    keepalive: float = 15.0
+    #: how often an SSE stream checks for a new table on the table screen
+    poll: float = 1.0
+    room: Room | None = None
+    hardware: HardwareLike | None = None
+    testing: bool = False
+
+
+def secret_key_for(db_path: Path) -> str:
+    """A session key kept beside the database, so a restart keeps sessions."""
+    path = db_path.with_name(db_path.name + ".session-key")
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if len(key) >= 32:
+            return key
+    except OSError:
+        pass
+    key = secrets.token_hex(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            out.write(key)
+    except OSError:
+        pass
+    return key
+
+
+def create_app(config: WebConfig | None = None) -> Flask:
+    cfg = config or WebConfig()
+    app = Flask(__name__)
+    if cfg.room is not None:
+        room = cfg.room
+        db_path = room.store.path
+    else:
+        db_path = cfg.db_path or default_db_path()
+        room = Room(Store(db_path))
+    seeds = cfg.seeds_dir if cfg.seeds_dir is not None else default_seeds_dir()
+    dashboard = Dashboard(
+        room,
+        pin=cfg.host_pin or new_pin(),
+        join_code=cfg.join_code or new_join_code(),
+        seeds_dir=seeds,
+        hardware=cfg.hardware,
+    )
+    app.config.update(
+        SECRET_KEY=cfg.secret_key or secret_key_for(Path(db_path)),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        TESTING=cfg.testing,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        COMPANION_PUBLIC_URL=cfg.public_url,
+        COMPANION_KEEPALIVE=cfg.keepalive,
+        COMPANION_POLL=cfg.poll,
+    )
+    app.extensions["companion"] = dashboard
+
+    from web import common, host, screen, seat
+
+    common.init_app(app)
+    app.register_blueprint(screen.bp)
+    app.register_blueprint(seat.bp)
+    app.register_blueprint(host.bp)
+    return app
+
+
+def dashboard_of(app: Flask) -> Dashboard:
+    dash: Any = app.extensions["companion"]
+    assert isinstance(dash, Dashboard)
+    return dash

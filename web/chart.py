@@ -1,0 +1,125 @@
+"""Each seat's score over the game, as an SVG line chart (no JavaScript).
+
+The history replays the table's active moves from the setup, like
+``companion.table.fold``, and scores after each one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from companion.commands import Actor, Command
+from companion.table import Table
+
+#: CSS colours for the seat colours games offer
+COLOURS = {
+    "red": "#e0433a",
+    "blue": "#3a78e0",
+    "yellow": "#e8c21a",
+    "green": "#2fa84f",
+    "black": "#444444",
+    "orange": "#f08a24",
+    "purple": "#8e5bd6",
+    "white": "#bbbbbb",
+}
+FALLBACK = ("#e0433a", "#3a78e0", "#e8c21a", "#2fa84f", "#777777", "#f08a24")
+
+
+def css_colour(name: str, index: int) -> str:
+    return COLOURS.get(name.lower(), FALLBACK[index % len(FALLBACK)])
+
+
+@dataclass(frozen=True)
+class History:
+    steps: tuple[int, ...]  # log seq after which each point was scored (0 = setup)
+    totals: tuple[tuple[int, ...], ...]  # per point: each seat's total
+
+
+def score_history(table: Table) -> History:
+    game, config = table.game, table.config
+    entries = table.entries
+    undone = {s for e in entries for s in e.undoes()}
+    names = config.seat_names()
+    state = game.setup(config)
+    steps = [0]
+    totals = [_totals(game, state, len(names))]
+    for entry in entries:
+        if entry.kind != "move" or entry.seq in undone:
+            continue
+        command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
+        move = game.parse(state, command)
+        game.check(state, move)
+        state = game.apply(state, move).state
+        steps.append(entry.seq)
+        totals.append(_totals(game, state, len(names)))
+    return History(tuple(steps), tuple(totals))
+
+
+def _totals(game: Any, state: Any, seats: int) -> tuple[int, ...]:
+    sheet = game.score(state)
+    by_seat = {s.seat: s.total for s in sheet.seats}
+    return tuple(by_seat.get(i, 0) for i in range(seats))
+
+
+def cached_history(table: Table, cache: dict[tuple[str, int], Any]) -> History:
+    key = (table.id, table.state_no)
+    if key not in cache:
+        if len(cache) > 32:
+            cache.clear()
+        cache[key] = score_history(table)
+    history: History = cache[key]
+    return history
+
+
+def svg_chart(history: History, names: tuple[str, ...], colours: tuple[str, ...],
+              width: int = 720, height: int = 300) -> str:
+    """A self-contained SVG: one line per seat, axes, a legend."""
+    pad_l, pad_r, pad_t, pad_b = 48, 130, 16, 34
+    n = len(history.totals)
+    values = [v for point in history.totals for v in point] or [0]
+    lo, hi = min(0, *values), max(1, *values)
+    span = hi - lo or 1
+    plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+
+    def x(i: int) -> float:
+        return pad_l + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(v: int) -> float:
+        return pad_t + plot_h - plot_h * (v - lo) / span
+
+    parts = [
+        f'<svg class="score-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="score of each seat over the game" xmlns="http://www.w3.org/2000/svg">',
+        f'<rect x="{pad_l}" y="{pad_t}" width="{plot_w}" height="{plot_h}" class="chart-bg"/>',
+    ]
+    for tick in _ticks(lo, hi):
+        ty = y(tick)
+        parts.append(f'<line x1="{pad_l}" x2="{pad_l + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" class="chart-grid"/>')
+        parts.append(f'<text x="{pad_l - 6}" y="{ty + 4:.1f}" text-anchor="end" class="chart-label">{tick}</text>')
+    parts.append(f'<text x="{pad_l + plot_w / 2:.0f}" y="{height - 8}" text-anchor="middle" class="chart-label">'
+                 f'moves (0 = setup, {n - 1} in all)</text>')
+    for seat, name in enumerate(names):
+        colour = css_colour(colours[seat] if seat < len(colours) else "", seat)
+        points = " ".join(f"{x(i):.1f},{y(p[seat]):.1f}" for i, p in enumerate(history.totals))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="3" '
+                     f'stroke-linejoin="round" class="chart-line" data-seat="{seat}"/>')
+        last = history.totals[-1][seat]
+        ly = pad_t + 18 + seat * 22
+        parts.append(f'<rect x="{pad_l + plot_w + 12}" y="{ly - 10}" width="14" height="14" fill="{colour}"/>')
+        parts.append(f'<text x="{pad_l + plot_w + 32}" y="{ly + 2}" class="chart-legend">'
+                     f'{escape(name)}: {last}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _ticks(lo: int, hi: int) -> list[int]:
+    span = hi - lo
+    step = 1
+    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        step = candidate
+        if span / candidate <= 6:
+            break
+    first = (lo // step) * step
+    return [t for t in range(first, hi + step, step) if lo <= t <= hi]

@@ -1,0 +1,258 @@
+"""What every blueprint shares: CSRF, error pages, acting on a table, the
+Server-Sent Events stream, template helpers."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Flask,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+)
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.commands import Actor, Command
+from companion.errors import InvalidCommand, Refusal, StaleState
+from companion.table import Table
+from web.chart import COLOURS, cached_history, css_colour, svg_chart
+from web.dashboard import Dashboard
+from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
+
+STALE_MESSAGE = "Someone moved first: here is the table now."
+
+
+def dash() -> Dashboard:
+    d: Any = current_app.extensions["companion"]
+    assert isinstance(d, Dashboard)
+    return d
+
+
+# CSRF ------------------------------------------------------------------------------
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def _check_csrf() -> None:
+    if request.method != "POST":
+        return
+    sent = request.form.get("csrf", "")
+    known = session.get("csrf")
+    if not isinstance(known, str) or not hmac.compare_digest(str(sent), known):
+        abort(400, description="This form is out of date (or came from another site). Reload the page and try again.")
+
+
+# answering -------------------------------------------------------------------------
+def wants_json() -> bool:
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def answer(status: int, message: str, code: str, back: str, *, category: str | None = None,
+           extra: Mapping[str, Any] | None = None) -> BaseResponse:
+    """JSON for the page's script; else a flash and a redirect back (an
+    error page only for bad input)."""
+    if wants_json():
+        body = {"ok": status == 200, "code": code, "message": message, **(extra or {})}
+        resp = jsonify(body)
+        resp.status_code = status
+        return resp
+    if status == 400:
+        return message_page("That did not work", message, back, status=400)
+    flash(message, category or ("ok" if status == 200 else "refused"))
+    return redirect(back, code=303)
+
+
+def message_page(title: str, message: str, back: str | None, status: int) -> Response:
+    html = render_template("message.html", title=title, message=message, back=back)
+    return Response(html, status=status, mimetype="text/html")
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_check_csrf)
+    app.jinja_env.globals.update(
+        csrf_token=csrf_token,
+        css_colour=css_colour,
+        colours=COLOURS,
+        FIELD_PREFIX=FIELD_PREFIX,
+        humanize=humanize,
+        is_mapping=lambda v: isinstance(v, Mapping),
+        is_list=lambda v: isinstance(v, list | tuple),
+        is_table=is_table,
+        to_json=lambda v: json.dumps(v, sort_keys=True, default=str),
+        score_chart=score_chart,
+    )
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException) -> BaseResponse:
+        status = err.code or 500
+        text = err.description or err.name
+        if wants_json():
+            resp = jsonify({"ok": False, "code": str(status), "message": text})
+            resp.status_code = status
+            return resp
+        return message_page(f"{status}: {err.name}", text, request.referrer, status)
+
+    @app.errorhandler(Refusal)
+    def _refusal(err: Refusal) -> BaseResponse:
+        if err.code == "unknown-table":
+            if wants_json():
+                return answer(404, str(err), err.code, "/")
+            return message_page("No such table", str(err), "/", 404)
+        return answer(400, str(err), err.code, request.referrer or "/")
+
+
+def humanize(key: Any) -> str:
+    text = str(key).replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+def is_table(value: Any) -> bool:
+    """A list of objects that share their keys: drawn as a table."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
+        return False
+    keys = list(value[0].keys())
+    return all(list(v.keys()) == keys for v in value) and len(keys) <= 8
+
+
+def score_chart(table: Table) -> str:
+    history = cached_history(table, dash().chart_cache())
+    return svg_chart(history, table.seat_names, tuple(s.colour for s in table.config.seats))
+
+
+# acting --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Result:
+    status: int
+    code: str
+    message: str
+    confirm: str = ""
+
+
+def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
+    """Submit the action a form was drawn from.  Never raises for bad input."""
+    try:
+        posted = read_posted(form)
+    except FormError as err:
+        return Result(400, "bad-form", str(err))
+    if dash().finished(table):
+        return Result(409, "over", "The game is over: nothing more can be done at this table.")
+    if posted.state_no != table.state_no:
+        return Result(409, "stale", STALE_MESSAGE)
+    hint = find_hint(table.actions(actor), posted.command, posted.args)
+    if hint is None:
+        return Result(409, "gone", "That action is not offered now: here is the table now.")
+    try:
+        values = field_values(hint, form)
+    except FormError as err:
+        return Result(400, "bad-form", str(err))
+    if hint.get("moves_money") and not posted.confirmed:
+        return Result(409, "confirm", f"Please confirm: {hint['label']}", confirm=str(hint["label"]))
+    command = Command(actor, posted.command, {**posted.args, **values}, posted.state_no, source)
+    return submit(table, command)
+
+
+def submit(table: Table, command: Command) -> Result:
+    try:
+        accepted = table.submit(command)
+    except StaleState:
+        return Result(409, "stale", STALE_MESSAGE)
+    except InvalidCommand as err:
+        return Result(400, err.code, str(err))
+    except Refusal as err:
+        return Result(422, err.code, str(err))
+    lines = [e.render() for e in accepted.explanations if e.audience is None]
+    return Result(200, "ok", " ".join(lines[:2]) or "Done.")
+
+
+def result_answer(result: Result, back: str) -> BaseResponse:
+    if result.code == "confirm" and not wants_json():
+        html = render_template("confirm.html", label=result.confirm, form=request.form,
+                               action=request.path, back=back)
+        return Response(html, status=200, mimetype="text/html")
+    return answer(result.status, result.message, result.code, back,
+                  extra={"confirm": result.confirm} if result.confirm else None)
+
+
+# live: Server-Sent Events -------------------------------------------------------------
+def sse_event(name: str, data: str, event_id: int | None = None) -> str:
+    lines = [f"event: {name}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    lines += [f"data: {line}" for line in data.splitlines() or [""]]
+    return "\n".join(lines) + "\n\n"
+
+
+def stream(
+    table: Table,
+    render: Callable[[], str],
+    *,
+    seen: int | None,
+    fingerprint: Callable[[], Any] | None = None,
+    goto: Callable[[], str | None] | None = None,
+) -> Response:
+    """A view's event stream: a ``view`` event with the rendered fragment
+    whenever the table (or ``fingerprint``) changes, a keep-alive comment
+    every ``keepalive`` seconds, ``goto`` when the page should move."""
+    keepalive = float(current_app.config["COMPANION_KEEPALIVE"])
+    poll = float(current_app.config["COMPANION_POLL"])
+
+    def mark() -> Any:
+        return (table.state_no, fingerprint() if fingerprint else None)
+
+    def events() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
+        last_sent = time.monotonic()
+        while True:
+            now_mark = mark()
+            if now_mark != last:
+                last = now_mark
+                yield sse_event("view", render(), table.state_no)
+                last_sent = time.monotonic()
+            if goto is not None:
+                target = goto()
+                if target:
+                    yield sse_event("goto", target)
+                    return
+            table.wait_for_change(last[0], timeout=poll)
+            if time.monotonic() - last_sent >= keepalive:
+                yield ": keep-alive\n\n"
+                last_sent = time.monotonic()
+
+    resp = Response(stream_with_context(events()), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+def fragment(html: str, state_no: int) -> Response:
+    resp = Response(html, mimetype="text/html")
+    resp.headers["X-State"] = str(state_no)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def join_url(path: str) -> str:
+    base = current_app.config.get("COMPANION_PUBLIC_URL") or request.host_url
+    return base.rstrip("/") + path

@@ -1,0 +1,408 @@
+"""The host's pages (PIN-protected): create a table, enter chance by hand,
+undo, end, export, and see the hardware."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.commands import CHANCE, HOST, Command
+from companion.errors import Refusal, SetupError, StaleState
+from companion.games import game_keys, get_game
+from companion.games.base import HOST_SCREEN, DieFace
+from companion.table import Table
+from web.common import (
+    STALE_MESSAGE,
+    Result,
+    answer,
+    dash,
+    fragment,
+    perform,
+    result_answer,
+    stream,
+    submit,
+    wants_json,
+)
+from web.forms import FormError, read_state_no
+
+bp = Blueprint("host", __name__, url_prefix="/host")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _pin_mark(pin: str) -> str:
+    return hashlib.sha256(("host:" + pin).encode()).hexdigest()
+
+
+def is_host() -> bool:
+    return session.get("host") == _pin_mark(dash().pin)
+
+
+def host_only(view: F) -> F:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not is_host():
+            if request.method == "GET" and not wants_json():
+                return redirect(url_for("host.login", next=request.path))
+            abort(403, description="Only the host may do that: log in with the host PIN.")
+        return view(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> BaseResponse:
+    d = dash()
+    wrong = False
+    next_url = request.values.get("next", "")
+    if not next_url.startswith("/host"):
+        next_url = url_for("host.home")
+    if request.method == "POST":
+        who = request.remote_addr or "?"
+        if d.pin_guard.locked(who):
+            abort(429, description="Too many wrong PINs: wait a minute.")
+        if d.pin_ok(str(request.form.get("pin", ""))[:20]):
+            d.pin_guard.passed(who)
+            session["host"] = _pin_mark(d.pin)
+            return redirect(next_url, code=303)
+        d.pin_guard.failed(who)
+        wrong = True
+    return Response(render_template("host_login.html", wrong=wrong, next=next_url),
+                    status=403 if wrong else 200)
+
+
+@bp.post("/logout")
+def logout() -> BaseResponse:
+    session.pop("host", None)
+    return redirect(url_for("screen.index"), code=303)
+
+
+@bp.get("")
+@host_only
+def home() -> str:
+    d = dash()
+    games, broken = loadable_games()
+    return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
+                           current=d.current_id, hardware=_hardware())
+
+
+def loadable_games() -> tuple[list[Any], list[str]]:
+    """The installed games; one that fails to load is listed by name, not fatal."""
+    games: list[Any] = []
+    broken: list[str] = []
+    for key in game_keys():
+        try:
+            games.append(get_game(key))
+        except Exception as err:
+            broken.append(f"{key}: {type(err).__name__}: {err}")
+    return games, broken
+
+
+# creating a table -----------------------------------------------------------------------
+@bp.get("/new")
+@host_only
+def new_table() -> BaseResponse:
+    key = request.args.get("game", "")
+    games = {g.key: g for g in loadable_games()[0]}
+    if key not in games:
+        return redirect(url_for("host.home"))
+    return Response(render_template("host_new.html", game=games[key], error=None, form={}))
+
+
+@bp.post("/new")
+@host_only
+def create_table() -> BaseResponse:
+    key = str(request.form.get("game", ""))
+    games = {g.key: g for g in loadable_games()[0]}
+    if key not in games:
+        abort(400, description="Pick one of the games.")
+    game = games[key]
+    seats: list[dict[str, str]] = []
+    for i in range(game.max_seats):
+        name = str(request.form.get(f"seat.{i}", "")).strip()[:30]
+        if name:
+            colour = str(request.form.get(f"colour.{i}", "")).strip()
+            seats.append({"name": name, "colour": colour if colour in game.colours else ""})
+    options = {o.key: str(request.form.get(f"opt.{o.key}", o.default)) for o in game.options}
+    try:
+        start = int(str(request.form.get("start_seat", "0") or 0))
+        table = dash().open_table(key, seats, options, start_seat=start)
+    except (SetupError, ValueError) as err:
+        message = str(err) if isinstance(err, SetupError) else "the start seat is not a number"
+        html = render_template("host_new.html", game=game, error=message, form=request.form)
+        return Response(html, status=400)
+    return redirect(url_for("host.table_page", table_id=table.id), code=303)
+
+
+# one table ------------------------------------------------------------------------------
+def _hardware() -> dict[str, Any] | None:
+    hw = dash().hardware
+    if hw is None:
+        return None
+    try:
+        return {"status": hw.status(), "notices": hw.notices(12)}
+    except Exception as err:  # the hardware must never take the host page down
+        return {"status": {"error": f"{type(err).__name__}: {err}"}, "notices": []}
+
+
+def _hardware_mark() -> str:
+    return json.dumps(_hardware(), sort_keys=True, default=str)
+
+
+def host_context(table: Table) -> dict[str, Any]:
+    d = dash()
+    game, state = table.game, table.state
+    finished = d.finished(table)
+    try:
+        dice = [] if finished else list(game.dice_to_roll(state))
+    except Refusal:
+        dice = []
+    try:
+        cards = list(game.card_kinds(table.config.edition))
+    except Exception:
+        cards = []
+    moves = [e for e in table.entries if e.kind == "move" and e.seq not in table.undone_seqs()]
+    return {
+        "table": table,
+        "view": table.view(HOST_SCREEN),
+        "finished": finished,
+        "ended_by_host": d.ended_by_host(table),
+        "host_actions": [] if finished else table.actions(HOST),
+        "chance_actions": [] if finished else table.actions(CHANCE),
+        "dice": dice,
+        "cards": cards,
+        "active_moves": moves[-8:][::-1],
+        "move_count": len(moves),
+        "taken": d.taken_seats(table),
+        "on_screen": d.current_id == table.id,
+        "hardware": _hardware(),
+        "act_url": url_for("host.act", table_id=table.id),
+    }
+
+
+@bp.get("/t/<table_id>")
+@host_only
+def table_page(table_id: str) -> str:
+    table = dash().room.get(table_id)
+    return render_template("host_table.html", **host_context(table))
+
+
+@bp.get("/t/<table_id>/live")
+@host_only
+def table_live(table_id: str) -> Response:
+    table = dash().room.get(table_id)
+    return fragment(render_template("host_live.html", **host_context(table)), table.state_no)
+
+
+@bp.get("/t/<table_id>/stream")
+@host_only
+def table_stream(table_id: str) -> Response:
+    table = dash().room.get(table_id)
+    d = dash()
+    return stream(table, lambda: render_template("host_live.html", **host_context(table)),
+                  seen=request.args.get("seen", type=int),
+                  fingerprint=lambda: (d.version, _hardware_mark()))
+
+
+def _back(table: Table) -> str:
+    return url_for("host.table_page", table_id=table.id)
+
+
+@bp.post("/t/<table_id>/act")
+@host_only
+def act(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    actor = CHANCE if request.form.get("actor") == "chance" else HOST
+    return result_answer(perform(table, actor, request.form, "host"), _back(table))
+
+
+def _state_no_or_400() -> int:
+    try:
+        return read_state_no(request.form)
+    except FormError as err:
+        abort(400, description=str(err))
+
+
+@bp.post("/t/<table_id>/dice")
+@host_only
+def dice(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    state_no = _state_no_or_400()
+    if dash().finished(table):
+        return answer(409, "The game is over.", "over", _back(table))
+    if state_no != table.state_no:
+        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    game = table.game
+    dice_now = game.dice_to_roll(table.state)
+    if not dice_now:
+        return answer(422, f"{game.title} is not waiting for a dice roll now.", "illegal", _back(table))
+    software = request.form.get("software") == "1"
+    faces: list[DieFace] = []
+    for i, die in enumerate(dice_now):
+        if software:
+            face = secrets.choice(die.faces)
+        else:
+            face = str(request.form.get(f"die.{i}", "")).strip()
+            if face not in die.faces:
+                abort(400, description=f"Pick a face of the {die.name} die ({', '.join(die.faces)}).")
+        faces.append(DieFace(die.name, face))
+    try:
+        base = game.dice_command(table.state, faces)
+    except Refusal as err:
+        return answer(422, str(err), err.code, _back(table))
+    command = Command(base.actor, base.name, base.args, state_no, "software" if software else "host")
+    return _result(submit(table, command), table)
+
+
+@bp.post("/t/<table_id>/card")
+@host_only
+def card(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    state_no = _state_no_or_400()
+    if state_no != table.state_no:
+        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    kinds = {k.name: k for k in table.game.card_kinds(table.config.edition)}
+    name = str(request.form.get("card", ""))
+    if name not in kinds:
+        abort(400, description="Pick one of the cards.")
+    try:
+        copy_no = int(str(request.form.get("copy", "1") or 1))
+    except ValueError:
+        abort(400, description="The copy must be a whole number.")
+    if not 1 <= copy_no <= kinds[name].copies:
+        abort(400, description=f"{name} has copies 1 to {kinds[name].copies}.")
+    try:
+        base = table.game.card_command(table.state, name, copy_no)
+    except Refusal as err:
+        return answer(422, str(err), err.code, _back(table))
+    command = Command(base.actor, base.name, base.args, state_no, "host")
+    return _result(submit(table, command), table)
+
+
+@bp.post("/roll")
+@host_only
+def hardware_roll() -> BaseResponse:
+    hw = dash().hardware
+    back = request.referrer or url_for("host.home")
+    if hw is None:
+        return answer(422, "No dice hardware is running.", "no-hardware", back)
+    try:
+        hw.roll_now()
+    except Exception as err:
+        return answer(422, f"The dice input could not roll: {err}", "hardware", back)
+    return answer(200, "Rolled.", "ok", back)
+
+
+def _confirmed() -> bool:
+    return request.form.get("confirmed") in ("1", "yes")
+
+
+@bp.post("/t/<table_id>/undo")
+@host_only
+def undo(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    state_no = _state_no_or_400()
+    try:
+        count = int(str(request.form.get("count", "1") or 1))
+    except ValueError:
+        abort(400, description="Undo how many moves? A whole number.")
+    if not 1 <= count <= 50:
+        abort(400, description="Undo 1 to 50 moves at a time.")
+    reason = str(request.form.get("reason", "")).strip()[:200]
+    if not _confirmed():
+        return result_answer(Result(409, "confirm", "", confirm=f"Undo the last {count} move(s)"), _back(table))
+    if dash().ended_by_host(table):
+        return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
+    try:
+        accepted = table.undo(count, state_no=state_no, reason=reason)
+    except StaleState:
+        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    except Refusal as err:
+        return answer(422, str(err), err.code, _back(table))
+    return answer(200, " ".join(accepted.lines()), "ok", _back(table))
+
+
+@bp.post("/t/<table_id>/end")
+@host_only
+def end(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    if not _confirmed():
+        return result_answer(Result(409, "confirm", "", confirm="End this game now and score it"), _back(table))
+    try:
+        dash().end_by_host(table)
+    except SetupError as err:
+        return answer(409, str(err), "over", _back(table))
+    return answer(200, "The game is ended; the score sheet is on the table screen.", "ok", _back(table))
+
+
+@bp.post("/t/<table_id>/show")
+@host_only
+def show(table_id: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    dash().show(table.id)
+    return answer(200, "The table screen now shows this table.", "ok", _back(table))
+
+
+@bp.post("/t/<table_id>/free/<int:seat>")
+@host_only
+def free(table_id: str, seat: int) -> BaseResponse:
+    table = dash().room.get(table_id)
+    if not 0 <= seat < len(table.seat_names):
+        abort(400, description="There is no such seat.")
+    dash().free_seat(table, seat)
+    return answer(200, f"{table.seat_names[seat]}'s seat is free: a phone can join it now.", "ok", _back(table))
+
+
+@bp.get("/t/<table_id>/export.json")
+@host_only
+def export(table_id: str) -> Response:
+    table = dash().room.get(table_id)
+    record = game_record(table)
+    body = json.dumps(record, indent=2, ensure_ascii=False, default=str)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{table.id}-record.json"'
+    return resp
+
+
+def game_record(table: Table) -> dict[str, Any]:
+    """The whole game: configuration, every log entry (undone ones marked),
+    the score sheet."""
+    undone = table.undone_seqs()
+    return {
+        "format": "table-companion game record 1",
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "table": table.id,
+        "game": table.game.key,
+        "title": table.game.title,
+        "config": table.config.to_json(),
+        "state_no": table.state_no,
+        "over": table.is_over(),
+        "ended_by_host": dash().ended_by_host(table),
+        "log": [
+            {
+                "seq": e.seq,
+                "kind": e.kind,
+                "actor": e.actor,
+                "name": e.name,
+                "args": dict(e.args),
+                "source": e.source,
+                "at": e.at,
+                "undone": e.seq in undone,
+                "explanations": [dict(x) for x in e.explanations],
+            }
+            for e in table.entries
+        ],
+        "scores": table.score().to_json(table.seat_names),
+    }
+
+
+def _result(result: Result, table: Table) -> BaseResponse:
+    return result_answer(result, _back(table))

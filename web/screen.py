@@ -1,0 +1,110 @@
+"""The table screen (a TV by the table): public view, log, join QR; and the
+rule passages behind citations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.games.base import TABLE_SCREEN
+from companion.table import Table
+from web.common import dash, fragment, join_url, stream
+from web.qr import qr_svg
+from web.seeds import passage
+
+bp = Blueprint("screen", __name__)
+
+
+@bp.get("/")
+def index() -> BaseResponse:
+    table = dash().current()
+    if table is not None:
+        return redirect(url_for("screen.table_screen", table_id=table.id))
+    return Response(render_template("lobby.html", version=dash().version,
+                                    join_link=join_url(url_for("seat.join_code", code=dash().join_code)),
+                                    join_qr=qr_svg(join_url(url_for("seat.join_code", code=dash().join_code)))))
+
+
+@bp.get("/lobby/stream")
+def lobby_stream() -> Response:
+    """Tells the lobby page where to go once the host has opened a table."""
+    from web.common import sse_event
+
+    seen = request.args.get("seen", type=int)
+
+    def events() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        version = seen if seen is not None else dash().version
+        while True:
+            if dash().current_id is not None:
+                yield sse_event("goto", url_for("screen.index"))
+                return
+            version = dash().wait_for_room_change(version, timeout=15.0)
+            yield ": keep-alive\n\n"
+
+    from flask import stream_with_context
+
+    resp = Response(stream_with_context(events()), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def screen_context(table: Table) -> dict[str, object]:
+    d = dash()
+    link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
+    return {
+        "table": table,
+        "view": table.view(TABLE_SCREEN),
+        "finished": d.finished(table),
+        "ended_by_host": d.ended_by_host(table),
+        "join_code": d.join_code,
+        "join_link": link,
+        "join_qr": qr_svg(link),
+    }
+
+
+def render_screen_live(table: Table) -> str:
+    return render_template("screen_live.html", **screen_context(table))
+
+
+@bp.get("/t/<table_id>")
+def table_screen(table_id: str) -> str:
+    table = dash().room.get(table_id)
+    return render_template("screen.html", **screen_context(table))
+
+
+@bp.get("/t/<table_id>/live")
+def table_live(table_id: str) -> Response:
+    table = dash().room.get(table_id)
+    return fragment(render_screen_live(table), table.state_no)
+
+
+@bp.get("/t/<table_id>/stream")
+def table_stream(table_id: str) -> Response:
+    table = dash().room.get(table_id)
+    d = dash()
+
+    def goto() -> str | None:
+        current = d.current_id
+        if current is not None and current != table.id:
+            return url_for("screen.table_screen", table_id=current)
+        return None
+
+    return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
+                  fingerprint=lambda: d.version, goto=goto)
+
+
+@bp.get("/rule/<seed>")
+def rule(seed: str) -> str:
+    section = request.args.get("section", "")[:200]
+    quote = request.args.get("quote", "")[:1000]
+    found = passage(dash().seeds_dir, seed[:40], section, quote)
+    template = "rule_fragment.html" if request.args.get("fragment") else "rule.html"
+    return render_template(template, passage=found, quote=quote)
+
+
+@bp.get("/healthz")
+def healthz() -> dict[str, object]:
+    return {"ok": True, "tables": len(dash().tables()), "current": dash().current_id}

@@ -1,0 +1,163 @@
+"""Each player's phone: join with the join code, pick a seat, then a private
+page for that seat only.  The seat's secret token lives in an HttpOnly
+cookie (``tc_seat_<table>``); the private link carries it once to set the
+cookie on another device."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.commands import Actor
+from companion.games.base import seat_viewer
+from companion.table import Table
+from web.common import (
+    answer,
+    dash,
+    fragment,
+    join_url,
+    message_page,
+    perform,
+    result_answer,
+    stream,
+)
+from web.dashboard import SeatTaken
+
+bp = Blueprint("seat", __name__)
+
+COOKIE_DAYS = 14
+
+
+def cookie_name(table_id: str) -> str:
+    return f"tc_seat_{table_id}"
+
+
+def _cookie_value(seat: int, token: str) -> str:
+    return f"{seat}.{token}"
+
+
+def seat_from_cookie(table: Table) -> tuple[int, str] | None:
+    raw = request.cookies.get(cookie_name(table.id), "")
+    seat_text, _, token = raw.partition(".")
+    if not seat_text.isdigit() or not token:
+        return None
+    return int(seat_text), token
+
+
+def set_seat_cookie(resp: BaseResponse, table: Table, seat: int, token: str) -> None:
+    resp.set_cookie(cookie_name(table.id), _cookie_value(seat, token), max_age=COOKIE_DAYS * 86400,
+                    httponly=True, samesite="Lax", path="/")
+
+
+@bp.get("/j")
+def join() -> BaseResponse:
+    code = request.args.get("code", "").strip()
+    if code:
+        return redirect(url_for("seat.join_code", code=code.upper()))
+    return Response(render_template("join.html", bad_code=False))
+
+
+@bp.get("/j/<code>")
+def join_code(code: str) -> BaseResponse:
+    d = dash()
+    if not d.join_code_ok(code):
+        return Response(render_template("join.html", bad_code=True), status=403)
+    wanted = request.args.get("t")
+    tables = [t for t in d.tables() if not d.finished(t)]
+    if wanted:
+        tables = [t for t in tables if t.id == wanted] or tables
+    mine = {}
+    for t in tables:
+        held = seat_from_cookie(t)
+        if held and d.seat_token_ok(t, held[0], held[1]):
+            mine[t.id] = held[0]
+    return Response(render_template("pick_seat.html", tables=tables, code=d.join_code,
+                                    taken={t.id: d.taken_seats(t) for t in tables}, mine=mine))
+
+
+@bp.post("/j/<code>/claim")
+def claim(code: str) -> BaseResponse:
+    d = dash()
+    if not d.join_code_ok(code):
+        abort(403, description="That join code is not right: look at the table screen.")
+    table = d.room.get(str(request.form.get("table", ""))[:40])
+    try:
+        seat = int(str(request.form.get("seat", "")))
+    except ValueError:
+        abort(400, description="Pick a seat.")
+    back = url_for("seat.join_code", code=d.join_code)
+    if not 0 <= seat < len(table.seat_names):
+        abort(400, description="There is no such seat at this table.")
+    held = seat_from_cookie(table)
+    if held and held[0] == seat and d.seat_token_ok(table, seat, held[1]):
+        return redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
+    try:
+        token = d.claim_seat(table, seat)
+    except SeatTaken as err:
+        return answer(409, str(err), "taken", back)
+    resp = redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
+    set_seat_cookie(resp, table, seat, token)
+    return resp
+
+
+@bp.get("/s/<table_id>/<int:seat>/key/<token>")
+def private_link(table_id: str, seat: int, token: str) -> BaseResponse:
+    table = dash().room.get(table_id)
+    if not dash().seat_token_ok(table, seat, token):
+        return message_page("Not your seat", "This private link is not valid (any more). "
+                            "Join again with the code on the table screen.", "/j", 403)
+    resp = redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
+    set_seat_cookie(resp, table, seat, token)
+    return resp
+
+
+def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
+    table = dash().room.get(table_id)
+    held = seat_from_cookie(table)
+    if held is None or held[0] != seat or not dash().seat_token_ok(table, seat, held[1]):
+        abort(403, description="This phone does not hold that seat. Join with the code on the table screen.")
+    return table, held[1]
+
+
+def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
+    d = dash()
+    finished = d.finished(table)
+    return {
+        "table": table,
+        "seat": seat,
+        "seat_name": table.seat_names[seat],
+        "seat_colour": table.config.seats[seat].colour,
+        "view": table.view(seat_viewer(seat)),
+        "actions": [] if finished else table.actions(Actor.of_seat(seat)),
+        "finished": finished,
+        "ended_by_host": d.ended_by_host(table),
+        "act_url": url_for("seat.act", table_id=table.id, seat=seat),
+        "private_link": join_url(url_for("seat.private_link", table_id=table.id, seat=seat, token=token)),
+    }
+
+
+@bp.get("/s/<table_id>/<int:seat>")
+def seat_page(table_id: str, seat: int) -> str:
+    table, token = _authorised(table_id, seat)
+    return render_template("seat.html", **seat_context(table, seat, token))
+
+
+@bp.get("/s/<table_id>/<int:seat>/live")
+def seat_live(table_id: str, seat: int) -> Response:
+    table, token = _authorised(table_id, seat)
+    return fragment(render_template("seat_live.html", **seat_context(table, seat, token)), table.state_no)
+
+
+@bp.get("/s/<table_id>/<int:seat>/stream")
+def seat_stream(table_id: str, seat: int) -> Response:
+    table, token = _authorised(table_id, seat)
+    d = dash()
+    return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
+                  seen=request.args.get("seen", type=int), fingerprint=lambda: d.version)
+
+
+@bp.post("/s/<table_id>/<int:seat>/act")
+def act(table_id: str, seat: int) -> BaseResponse:
+    table, _ = _authorised(table_id, seat)
+    back = url_for("seat.seat_page", table_id=table.id, seat=seat)
+    return result_answer(perform(table, Actor.of_seat(seat), request.form, "phone"), back)

@@ -1,0 +1,231 @@
+/* Table Companion: live pages without any library.
+ * - #live[data-stream]: an EventSource; a "view" event replaces the live
+ *   fragment (never with an older state), "goto" moves the page; it
+ *   reconnects by itself, also after the server went away.
+ * - form.act: posted with fetch; money moves and data-confirm forms ask
+ *   first in a sheet; the answer is a toast and a refreshed fragment.
+ * - a.cite: the seed's words in a sheet.
+ */
+(function () {
+  "use strict";
+
+  function $(sel, root) { return (root || document).querySelector(sel); }
+
+  function toast(message, kind) {
+    if (!message) return;
+    var box = $("#toasts");
+    var el = document.createElement("div");
+    el.className = "toast " + (kind || "ok");
+    el.textContent = message;
+    box.appendChild(el);
+    setTimeout(function () { el.classList.add("gone"); }, 4200);
+    setTimeout(function () { el.remove(); }, 5000);
+  }
+
+  function fadeFlashes() {
+    document.querySelectorAll("#toasts .toast").forEach(function (el) {
+      setTimeout(function () { el.classList.add("gone"); }, 4200);
+      setTimeout(function () { el.remove(); }, 5000);
+    });
+  }
+
+  /* ---- the live fragment ---- */
+  var live = null;
+
+  function stateOf(root) {
+    var r = root.querySelector(".live-root");
+    return r ? parseInt(r.getAttribute("data-state"), 10) : -1;
+  }
+
+  function remember() {
+    var kept = {};
+    live.querySelectorAll("form.act[data-key]").forEach(function (form) {
+      var values = {};
+      var touched = false;
+      form.querySelectorAll("input, select").forEach(function (input) {
+        if (input.type === "hidden") return;
+        if (input.type === "checkbox" || input.type === "radio") {
+          if (input.checked) { (values[input.name] = values[input.name] || []).push(input.value); touched = true; }
+        } else if (input.dataset.dirty) {
+          values[input.name] = [input.value]; touched = true;
+        }
+      });
+      if (touched) kept[form.dataset.key] = values;
+    });
+    return kept;
+  }
+
+  function restore(kept) {
+    Object.keys(kept).forEach(function (key) {
+      live.querySelectorAll("form.act[data-key]").forEach(function (form) {
+        if (form.dataset.key !== key) return;
+        var values = kept[key];
+        form.querySelectorAll("input, select").forEach(function (input) {
+          var v = values[input.name];
+          if (!v || input.type === "hidden") return;
+          if (input.type === "checkbox" || input.type === "radio") input.checked = v.indexOf(input.value) >= 0;
+          else { input.value = v[0]; input.dataset.dirty = "1"; }
+        });
+      });
+    });
+  }
+
+  function swap(html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var incoming = stateOf(holder);
+    var current = stateOf(live);
+    if (incoming < current) return;
+    var openDetails = {};
+    live.querySelectorAll("details").forEach(function (d, i) { openDetails[i] = d.open; });
+    var kept = remember();
+    live.innerHTML = html;
+    live.querySelectorAll("details").forEach(function (d, i) { if (i in openDetails) d.open = openDetails[i]; });
+    restore(kept);
+    document.dispatchEvent(new CustomEvent("companion:view", { detail: { state: incoming } }));
+  }
+
+  function refresh() {
+    if (!live || !live.dataset.live) return Promise.resolve();
+    return fetch(live.dataset.live, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html) swap(html); })
+      .catch(function () {});
+  }
+
+  var source = null;
+  var retryTimer = null;
+
+  function setConn(ok) {
+    var c = $("#conn");
+    if (c) { c.className = ok ? "conn on" : "conn off"; c.title = ok ? "live" : "reconnecting…"; }
+  }
+
+  function connect(url) {
+    if (source) source.close();
+    var sep = url.indexOf("?") >= 0 ? "&" : "?";
+    var full = live ? url + sep + "seen=" + stateOf(live) : url;
+    source = new EventSource(full);
+    source.addEventListener("open", function () { setConn(true); });
+    source.addEventListener("view", function (ev) { setConn(true); swap(ev.data); });
+    source.addEventListener("goto", function (ev) { source.close(); window.location.href = ev.data; });
+    source.addEventListener("error", function () {
+      setConn(false);
+      if (source.readyState === EventSource.CLOSED) {
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(function () { refresh(); connect(url); }, 2500);
+      }
+    });
+  }
+
+  /* ---- the confirmation sheet ---- */
+  function ask(title, body) {
+    return new Promise(function (resolve) {
+      var sheet = $("#sheet");
+      $("#sheet-title").textContent = title;
+      $("#sheet-body").textContent = body || "";
+      sheet.hidden = false;
+      function done(answer) {
+        sheet.hidden = true;
+        sheet.removeEventListener("click", onClick);
+        resolve(answer);
+      }
+      function onClick(ev) {
+        var b = ev.target.closest("[data-sheet]");
+        if (b) done(b.dataset.sheet === "yes");
+        else if (ev.target === sheet) done(false);
+      }
+      sheet.addEventListener("click", onClick);
+      var yes = sheet.querySelector("[data-sheet=yes]");
+      if (yes) yes.focus();
+    });
+  }
+
+  function post(form, confirmed) {
+    var data = new URLSearchParams(new FormData(form));
+    if (confirmed) data.set("confirmed", "1");
+    var buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    form.classList.add("busy");
+    return fetch(form.action, {
+      method: "POST", body: data, credentials: "same-origin",
+      headers: { "X-Requested-With": "fetch", "Content-Type": "application/x-www-form-urlencoded" }
+    }).then(function (r) {
+      return r.json().catch(function () { return { ok: false, code: String(r.status), message: "The companion did not answer properly (" + r.status + ")." }; });
+    }).then(function (body) {
+      if (body.code === "confirm" && !confirmed) {
+        return ask("Are you sure?", body.confirm || body.message).then(function (yes) {
+          form.classList.remove("busy");
+          buttons.forEach(function (b) { b.disabled = false; });
+          if (yes) return post(form, true);
+        });
+      }
+      toast(body.message, body.ok ? "ok" : (body.code === "stale" ? "stale" : "refused"));
+      if (body.code === "400" && /out of date/.test(body.message || "")) setTimeout(function () { location.reload(); }, 1200);
+      return live ? refresh() : (body.ok ? location.reload() : null);
+    }).catch(function () {
+      toast("The companion cannot be reached: try again in a moment.", "refused");
+    }).then(function () {
+      form.classList.remove("busy");
+      buttons.forEach(function (b) { if (!b.hasAttribute("data-keep-disabled")) b.disabled = false; });
+    });
+  }
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.classList || !form.classList.contains("act")) return;
+    ev.preventDefault();
+    var question = form.dataset.confirm;
+    if (question) {
+      ask("Are you sure?", question).then(function (yes) { if (yes) post(form, true); });
+    } else {
+      post(form, false);
+    }
+  });
+
+  document.addEventListener("click", function (ev) {
+    var step = ev.target.closest("button.step");
+    if (step) {
+      ev.preventDefault();
+      var input = step.parentNode.querySelector("input[type=number]");
+      var v = parseInt(input.value || "0", 10) + parseInt(step.dataset.step, 10);
+      if (input.min !== "" && v < parseInt(input.min, 10)) v = parseInt(input.min, 10);
+      if (input.max !== "" && v > parseInt(input.max, 10)) v = parseInt(input.max, 10);
+      input.value = v;
+      input.dataset.dirty = "1";
+      return;
+    }
+    var cite = ev.target.closest("a.cite");
+    if (cite) {
+      ev.preventDefault();
+      var box = $("#rule-box");
+      fetch(cite.href + "&fragment=1", { credentials: "same-origin" })
+        .then(function (r) { return r.text(); })
+        .then(function (html) { $("#rule-body").innerHTML = html; box.hidden = false; })
+        .catch(function () { window.location.href = cite.href; });
+      return;
+    }
+    if (ev.target.closest("[data-rule-close]") || ev.target.id === "rule-box") {
+      $("#rule-box").hidden = true;
+    }
+  });
+
+  document.addEventListener("input", function (ev) {
+    if (ev.target.matches && ev.target.matches("input, select")) ev.target.dataset.dirty = "1";
+  });
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { $("#rule-box").hidden = true; }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    fadeFlashes();
+    live = $("#live");
+    if (live && live.dataset.stream) connect(live.dataset.stream);
+    var lobby = $("#lobby");
+    if (lobby && lobby.dataset.stream) {
+      live = null;
+      connect(lobby.dataset.stream);
+    }
+  });
+})();
