@@ -1,0 +1,233 @@
+"""The runtime: inputs enqueue, one owner submits; refusals become notices."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import segno
+
+from companion.commands import HOST, Command
+from companion.table import Room, Table
+from companion.tags import tag_image
+from hardware.frames import BlankSource
+from hardware.runtime import HardwareConfig, HardwareRuntime, start_hardware
+from tests.hardware.cardgame import to_rolling
+
+
+def eventually(check: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return check()
+
+
+def notices_of(rt: HardwareRuntime, kind: str) -> list[str]:
+    return [n["message"] for n in rt.notices(200) if n["kind"] == kind]
+
+
+def config(**kw: Any) -> HardwareConfig:
+    base: dict[str, Any] = {"camera": "none", "dice": "none", "debounce_k": 2, "debounce_n": 3, "leave_s": 0.0}
+    base.update(kw)
+    return HardwareConfig(**base)
+
+
+@pytest.fixture
+def camera() -> BlankSource:
+    return BlankSource((480, 270), fps=100)
+
+
+@pytest.fixture
+def runtime(room: Room, camera: BlankSource) -> Iterator[HardwareRuntime]:
+    rt = start_hardware(room, config(), frame_source=camera)
+    yield rt
+    rt.stop()
+
+
+def show(camera: BlankSource, payloads: list[str], frames: int = 6) -> None:
+    camera.show([tag_image(p, module_px=3) for p in payloads], frames)
+
+
+def dealt(table: Table) -> list[str]:
+    return list(table.state.dealt)
+
+
+def test_a_card_held_in_view_counts_once(room: Room, runtime: HardwareRuntime, camera: BlankSource) -> None:
+    table = room.open_table("cardgame", ["Ann", "Bob"])
+    runtime.set_table(table.id)
+    show(camera, ["TC1:CA:PAP:02"], frames=20)
+    assert eventually(lambda: dealt(table) == ["PAP-2"])
+    assert eventually(lambda: not camera._shown)  # every frame was seen
+    assert runtime.wait_idle()
+    assert dealt(table) == ["PAP-2"]
+    assert notices_of(runtime, "refused") == []  # the debouncer, not the game, kept it to one
+    assert table.entries[-1].source == "scanner"
+    assert runtime.status()["applied"] == 1
+
+
+def test_a_card_seen_again_is_refused_by_the_game_with_its_reason(
+    room: Room, runtime: HardwareRuntime, camera: BlankSource
+) -> None:
+    table = room.open_table("cardgame", ["Ann", "Bob"])
+    runtime.set_table(table.id)
+    show(camera, ["TC1:CA:MET:01"])
+    assert eventually(lambda: dealt(table) == ["MET-1"])
+    camera.show([], frames=5)  # it leaves the view ...
+    show(camera, ["TC1:CA:MET:01"])  # ... and comes back
+    assert eventually(lambda: bool(notices_of(runtime, "refused")))
+    assert "MET-1 was dealt already" in notices_of(runtime, "refused")[0]
+    assert "[cardgame" in notices_of(runtime, "refused")[0]  # the rule's citation
+    assert dealt(table) == ["MET-1"]
+
+
+def test_a_card_when_none_can_be_seen_is_refused(room: Room, runtime: HardwareRuntime, camera: BlankSource) -> None:
+    table = room.open_table("cardgame", ["Ann", "Bob"])
+    runtime.set_table(table.id)
+    to_rolling(table)
+    show(camera, ["TC1:CA:PAP:01"])
+    assert eventually(lambda: bool(notices_of(runtime, "refused")))
+    assert "no card can be seen now" in notices_of(runtime, "refused")[0]
+    assert dealt(table) == [] and runtime.status()["refused"] == 1
+
+
+def test_foreign_codes_are_ignored_with_a_notice(room: Room, runtime: HardwareRuntime, camera: BlankSource) -> None:
+    table = room.open_table("cardgame", ["Ann", "Bob"])
+    runtime.set_table(table.id)
+    url = segno.make_qr("https://cereal.example/box", error="m")
+    cereal = np.kron(
+        np.pad(np.where(np.array(list(url.matrix_iter(border=0)), dtype=bool), 0, 255), 4, constant_values=255),
+        np.ones((3, 3)),
+    ).astype(np.uint8)
+    camera.show([cereal, tag_image("TC1:WW:PAP:03", module_px=3)], 6)
+    assert eventually(lambda: len(notices_of(runtime, "foreign-code")) == 2)
+    text = " | ".join(notices_of(runtime, "foreign-code"))
+    assert "not a card tag" in text and "another game" in text
+    assert dealt(table) == []
+
+
+def test_without_a_table_observations_are_ignored_visibly(runtime: HardwareRuntime) -> None:
+    runtime.manual_roll({"d6": "3"})
+    assert runtime.wait_idle()
+    assert "no table is selected" in notices_of(runtime, "no-table")[0]
+
+
+def test_manual_and_software_rolls_go_through_the_game(room: Room, runtime: HardwareRuntime) -> None:
+    table = room.open_table("cardgame", ["Ann", "Bob"])
+    runtime.set_table(table.id)
+    runtime.roll_now()  # dealing: no roll expected
+    assert runtime.wait_idle()
+    assert "not waiting for a roll" in notices_of(runtime, "refused")[0]
+    to_rolling(table)
+    runtime.manual_roll({"d6": "4"})
+    runtime.manual_roll({"d6": "9"})
+    runtime.manual_roll({"d8": "2"})
+    runtime.roll_now()
+    assert runtime.wait_idle()
+    rolls = table.state.rolls
+    assert rolls[0] == 4 and len(rolls) == 2 and 1 <= rolls[1] <= 6
+    assert [e.source for e in table.entries[-2:]] == ["host", "software"]
+    refused = notices_of(runtime, "refused")
+    assert any("no face" in r or "no such face" in r for r in refused)
+    assert any("needs the die d6" in r for r in refused)
+
+
+def test_sim_tower_roll_now_and_status(room: Room) -> None:
+    rt = start_hardware(room, config(dice="sim-tower"))
+    try:
+        table = room.open_table("cardgame", ["Ann", "Bob"])
+        rt.set_table(table.id)
+        to_rolling(table)
+        assert rt.tower is not None and rt.tower.wait_online(True, 5)
+        seen = table.state_no
+        rt.roll_now()
+        table.wait_for_change(seen, timeout=5)
+        assert eventually(lambda: table.entries[-1].source == "dice-tower")
+        status = rt.status()
+        assert status["dice"]["kind"] == "sim-tower" and status["dice"]["simulated"] is True
+        assert status["dice"]["online"] is True and status["dice"]["hello"].startswith("TCDT/1")
+        assert status["camera"]["kind"] == "none"
+        assert status["latency_ms"]["p95"] is not None
+    finally:
+        rt.stop()
+
+
+def test_button_press_rolls_the_current_games_dice_and_led_shows_ready(room: Room, mock_pins: Any) -> None:
+    rt = start_hardware(room, config(dice="button:17", led=27))
+    try:
+        table = room.open_table("cardgame", ["Ann", "Bob"])
+        rt.set_table(table.id)
+        rt.wait_idle()
+        led = mock_pins.pin(27)
+        assert not led.state  # dealing: no roll expected
+        to_rolling(table)
+        assert eventually(lambda: bool(led.state))
+        pin = mock_pins.pin(17)
+        pin.drive_low()
+        pin.drive_high()
+        assert rt.wait_idle()
+        assert eventually(lambda: len(table.state.rolls) == 1)
+        assert table.entries[-1].source == "button"
+        table.submit(Command(HOST, "phase", {"to": "dealing"}))
+        assert eventually(lambda: not led.state)
+        assert rt.status()["dice"]["presses"] == 1
+    finally:
+        rt.stop()
+
+
+def test_a_real_game_refuses_a_card_that_cannot_be_dealt_now(room: Room, camera: BlankSource) -> None:
+    """Müll + Money: the single Pollution Check is set aside once dealt, so
+    seeing it again is refused with the rule."""
+    rt = start_hardware(room, config(), frame_source=camera)
+    try:
+        table = room.open_table("muell-money", ["Ann", "Bob"])
+        rt.set_table(table.id)
+        show(camera, ["TC1:MU:POL:01"])
+        assert eventually(lambda: table.state_no == 1)
+        camera.show([], frames=5)
+        show(camera, ["TC1:MU:POL:01", "TC1:MU:POL:02"])
+        assert eventually(lambda: len(notices_of(rt, "refused")) == 1 and len(notices_of(rt, "foreign-code")) == 1)
+        assert rt.wait_idle()
+        assert table.state_no == 1
+        refused = notices_of(rt, "refused")[0]
+        assert "Pollution Check" in refused and "[" in refused
+        assert "no card POL-2" in notices_of(rt, "foreign-code")[0]
+    finally:
+        rt.stop()
+
+
+def test_config_from_env() -> None:
+    cfg = HardwareConfig.from_env(
+        {
+            "COMPANION_CAMERA": "v4l2:/dev/video2",
+            "COMPANION_DICE": "button:22",
+            "COMPANION_LED": "GPIO27",
+            "COMPANION_DEBOUNCE": "2/4",
+            "COMPANION_CAMERA_SIZE": "1920x1080",
+        }
+    )
+    assert (cfg.camera, cfg.dice, cfg.led, cfg.debounce_k, cfg.debounce_n) == ("v4l2:/dev/video2", "button:22", 27, 2, 4)
+    assert cfg.frame_size == (1920, 1080)
+    assert HardwareConfig.from_env({}) == HardwareConfig()
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"COMPANION_CAMERA": "webcam"},
+        {"COMPANION_DICE": "button:99"},
+        {"COMPANION_DICE": "bluetooth"},
+        {"COMPANION_LED": "pin eleven"},
+        {"COMPANION_DEBOUNCE": "5/3"},
+        {"COMPANION_DEBOUNCE": "three"},
+        {"COMPANION_SCAN_FPS": "fast"},
+        {"COMPANION_CAMERA_SIZE": "big"},
+    ],
+)
+def test_bad_config_is_refused_with_the_variable_named(env: dict[str, str]) -> None:
+    with pytest.raises(ValueError, match="COMPANION_"):
+        HardwareConfig.from_env(env)

@@ -1,0 +1,146 @@
+"""The dice tower: the protocol, and a simulated tower on a real pty."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.games.base import DieFace
+from hardware import tower_protocol as proto
+from hardware.dice import DiceRoll, Observation, SerialTower, SimTower
+
+
+def test_lines_round_trip() -> None:
+    faces = (DieFace("credit", "red-20"), DieFace("sector", "fish"))
+    text = proto.roll_line(17, faces)
+    assert text.endswith("\n") and text.startswith("ROLL 17 credit=red-20 sector=fish*")
+    assert proto.parse(text) == proto.Roll(17, faces)
+    assert proto.parse(proto.hello_line("ref-0.3").encode()) == proto.Hello(1, "ref-0.3")
+    assert proto.parse(proto.line("ERR die 2 cocked")) == proto.TowerError("die 2 cocked")
+    assert proto.checksum("A") == "41" and proto.checksum("AB") == "03"  # XOR of the bytes, 2 hex digits
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"ROLL 1 d6=4*00",  # bad checksum
+        b"ROLL 1 d6=4",  # no checksum
+        b"\xff\xfe\x00garbage",
+        b"x" * 400,
+        proto.line("ROLL one d6=4").encode(),
+        proto.line("ROLL 70000 d6=4").encode(),
+        proto.line("ROLL 3").encode(),
+        proto.line("ROLL 3 d6").encode(),
+        proto.line("ROLL 3 d6=4 d6=5").encode(),
+        proto.line("ROLL 3 d6=fo*o").encode(),
+        proto.line("HELLO XYZ/1 fw").encode(),
+        proto.line("DANCE 3").encode(),
+        b"ROLL 1 d6=4*ab",  # lower-case hex is not the format
+    ],
+)
+def test_bad_lines_are_rejected(raw: bytes) -> None:
+    with pytest.raises(proto.ProtocolError):
+        proto.parse(raw)
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.rolls: queue.Queue[Observation] = queue.Queue()
+        self.notices: list[tuple[str, str]] = []
+
+    def sink(self, obs: Observation) -> None:
+        self.rolls.put(obs)
+
+    def notice(self, kind: str, message: str) -> None:
+        self.notices.append((kind, message))
+
+    def next_roll(self, timeout: float = 3.0) -> DiceRoll:
+        obs = self.rolls.get(timeout=timeout)
+        assert isinstance(obs, DiceRoll)
+        return obs
+
+
+@pytest.fixture
+def tower(tmp_path: Path) -> Iterator[tuple[SimTower, SerialTower, Collector]]:
+    sim = SimTower(tmp_path)
+    got = Collector()
+    reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
+    assert reader.wait_online(True, timeout=5)
+    try:
+        yield sim, reader, got
+    finally:
+        reader.stop()
+        sim.close()
+
+
+def d6(face: str) -> tuple[DieFace, ...]:
+    return (DieFace("d6", face),)
+
+
+def test_tower_over_a_pty(tower: tuple[SimTower, SerialTower, Collector]) -> None:
+    sim, reader, got = tower
+    sim.send(proto.hello_line("sim-1"))
+    sim.send(proto.roll_line(1, d6("4")))
+    first = got.next_roll()
+    assert (first.seq, first.faces, first.source) == (1, d6("4"), "dice-tower")
+    assert reader.hello == proto.Hello(1, "sim-1")
+
+    # garbage, a bad checksum and a repeated sequence number: none is applied
+    sim.send(b"\x00\xff\xfe line noise\r\n")
+    sim.send("ROLL 2 d6=6*00\n")
+    sim.send(proto.roll_line(1, d6("4")))
+    sim.send(proto.roll_line(2, d6("5")))
+    second = got.next_roll()
+    assert (second.seq, second.faces) == (2, d6("5"))
+    assert got.rolls.empty()
+    assert reader.counters.lines_bad == 2 and reader.counters.duplicates == 1
+    kinds = [k for k, _ in got.notices]
+    assert kinds.count("tower-bad-line") == 2 and "tower-repeat" in kinds
+
+
+def test_unplug_and_replug(tower: tuple[SimTower, SerialTower, Collector]) -> None:
+    sim, reader, got = tower
+    sim.send(proto.hello_line())
+    sim.send(proto.roll_line(5, d6("2")))
+    assert got.next_roll().seq == 5
+
+    sim.unplug()
+    assert reader.wait_online(False, timeout=5)
+    assert "unplugged" in reader.why_offline
+    assert any(k == "tower-offline" for k, _ in got.notices)
+
+    sim.plug(greet=False)
+    assert reader.wait_online(True, timeout=5)
+    assert reader.counters.reconnects == 1
+    # the board reset on reconnect: it greets again and counts from 1
+    sim.send(proto.hello_line())
+    sim.send(proto.roll_line(1, d6("3")))
+    again = got.next_roll()
+    assert (again.seq, again.faces) == (1, d6("3"))
+    assert reader.status()["reconnects"] == 1
+
+
+def test_a_line_split_across_reads_and_overlong_noise(tower: tuple[SimTower, SerialTower, Collector]) -> None:
+    sim, reader, got = tower
+    text = proto.roll_line(9, (DieFace("credit", "blue-10"), DieFace("sector", "wheel")))
+    sim.send(text[:7])
+    sim.send(text[7:])
+    assert got.next_roll().faces == (DieFace("credit", "blue-10"), DieFace("sector", "wheel"))
+    sim.send(b"A" * 500)  # no line end: dropped as too long
+    sim.send(b"\n" + proto.roll_line(10, d6("1")).encode())
+    assert got.next_roll().seq == 10
+    assert reader.counters.lines_bad >= 1
+
+
+def test_a_port_that_does_not_exist_is_offline_with_backoff(tmp_path: Path) -> None:
+    got = Collector()
+    reader = SerialTower(str(tmp_path / "no-such-tower"), got.sink, got.notice, first_backoff=0.05).start()
+    try:
+        assert reader.wait_online(False, timeout=3)
+        assert not reader.wait_online(True, timeout=0.3)
+        assert "cannot open" in reader.why_offline
+    finally:
+        reader.stop()
