@@ -6,6 +6,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -168,8 +169,38 @@ def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
         return Result(400, "bad-form", str(err))
     if hint.get("moves_money") and not posted.confirmed:
         return Result(409, "confirm", f"Please confirm: {hint['label']}", confirm=str(hint["label"]))
-    command = Command(actor, posted.command, {**posted.args, **values}, posted.state_no, source)
+    hook = software_hook(table, actor, hint)
+    if hook is not None:
+        drawn = hook(table.state)
+        command = Command(drawn.actor, drawn.name, drawn.args, posted.state_no, "software")
+    else:
+        command = Command(actor, posted.command, {**posted.args, **values}, posted.state_no, source)
     return submit(table, command)
+
+
+def software_hook(table: Table, actor: Actor, hint: Mapping[str, Any]) -> Callable[[Any], Command] | None:
+    """A host or chance hint without fields whose randomness the server draws:
+    the game's ``<command>_command(state)`` (a method, or a function in the
+    game's module, e.g. Müll + Money's ``shuffle_command``).  The random
+    result travels in the command, so replay is exact."""
+    if actor.is_seat or hint.get("fields"):
+        return None
+    name = str(hint["command"]).replace("-", "_")
+    if name in ("card", "dice") or not name.isidentifier():
+        return None
+    attr = f"{name}_command"
+    hook = getattr(table.game, attr, None)
+    if hook is None:
+        module = sys.modules.get(type(table.game).__module__)
+        hook = getattr(module, attr, None) if module is not None else None
+        if hook is None:
+            package = type(table.game).__module__.rsplit(".", 1)[0]
+            for candidate in (f"{package}.game", package):
+                mod = sys.modules.get(candidate)
+                if mod is not None and getattr(mod, attr, None) is not None:
+                    hook = getattr(mod, attr)
+                    break
+    return hook if callable(hook) else None
 
 
 def submit(table: Table, command: Command) -> Result:

@@ -269,18 +269,19 @@ def card(table_id: str) -> BaseResponse:
     state_no = _state_no_or_400()
     if state_no != table.state_no:
         return answer(409, STALE_MESSAGE, "stale", _back(table))
-    kinds = {k.name: k for k in table.game.card_kinds(table.config.edition)}
-    name = str(request.form.get("card", ""))
-    if name not in kinds:
+    kinds = {k.code: k for k in table.game.card_kinds(table.config.edition)}
+    code = str(request.form.get("card", ""))
+    if code not in kinds:
         abort(400, description="Pick one of the cards.")
+    name = kinds[code].name
     try:
         copy_no = int(str(request.form.get("copy", "1") or 1))
     except ValueError:
         abort(400, description="The copy must be a whole number.")
-    if not 1 <= copy_no <= kinds[name].copies:
-        abort(400, description=f"{name} has copies 1 to {kinds[name].copies}.")
+    if not 1 <= copy_no <= kinds[code].copies:
+        abort(400, description=f"{name} has copies 1 to {kinds[code].copies}.")
     try:
-        base = table.game.card_command(table.state, name, copy_no)
+        base = table.game.card_command(table.state, code, copy_no)
     except Refusal as err:
         return answer(422, str(err), err.code, _back(table))
     command = Command(base.actor, base.name, base.args, state_no, "host")

@@ -192,7 +192,7 @@ def test_host_chance_undo_end_export(app: Flask, host: FlaskClient) -> None:
                                                    "reason": "misread", "confirmed": "1"}, headers=FETCH)
     assert resp.status_code == 200 and table.state.last_roll is None
     assert "misread" in table.log()[-1]["lines"][0]["text"]
-    resp = host.post(f"/host/t/{tid}/card", data={"csrf": token, "state_no": "5", "card": "six", "copy": "2"}, headers=FETCH)
+    resp = host.post(f"/host/t/{tid}/card", data={"csrf": token, "state_no": "5", "card": "SIX", "copy": "2"}, headers=FETCH)
     assert resp.status_code == 200 and table.state.last_roll == 6
     resp = host.post(f"/host/t/{tid}/dice", data={"csrf": token, "state_no": "6", "software": "1"}, headers=FETCH)
     assert resp.status_code == 422  # no roll awaited now: a message, not an error
