@@ -72,8 +72,6 @@ class RandomTable:
         if st.phase is Phase.MARKET:
             for i, p in enumerate(st.piles):
                 if len(p.face_up) < 2:
-                    if i not in self.face_down:
-                        self.face_down[i] = self.deck.pop()
                     k = rng.randint(1, 2 - len(p.face_up))
                     cards = [self.deck.pop() for _ in range(k)]
                     return Command(CHANCE, "bonus", {"pile": i + 1, "cards": self.say_cards(cards)})
@@ -135,6 +133,10 @@ class RandomTable:
                     del self.face_down[i]
         if st.phase is Phase.DEAL:
             self.face_down.clear()
+        if st.phase is Phase.MARKET and not self.face_down:
+            # every bonus pile is laid out with its face-down card
+            for i in range(len(st.piles)):
+                self.face_down[i] = self.deck.pop()
 
 
 def views_of(table: Table) -> dict[str, Any]:

@@ -659,10 +659,22 @@ def _take_from_deck(state: WasteState, ref: CardRef, rule: Citation, *, set_asid
     raise IllegalMove(f"{card} is not in the deck: it is {_where(state, card)}", CARD_RULE)
 
 
+def _take_all_from_deck(state: WasteState, refs: Sequence[CardRef], into: list[str], rule: Citation) -> list[str]:
+    """Take several seen cards off the deck, placing each before the next is
+    looked up (two "Paper" in one command are two different copies)."""
+    got: list[str] = []
+    for ref in refs:
+        card = _take_from_deck(state, ref, rule)
+        into.append(card)
+        got.append(card)
+    return got
+
+
 def _take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule: Citation) -> str:
     """Remove a card from one of a seat's lists (held pile, hand, station) and
-    return its id.  A type takes the lowest copy; an exact id the list lacks
-    may replace an assumed copy of its type (labels swap)."""
+    return its id.  A type takes the lowest copy there; an id must be one the
+    list holds, as the seat's screen shows it (a camera's sighting that the
+    record labelled differently is reconciled by a station scan instead)."""
     cat = state.catalog
     t = cat.type(ref.key)
     if ref.copy is None:
@@ -670,17 +682,10 @@ def _take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule
         if not mine:
             raise IllegalMove(f"there is no {t.name} in {what}", rule)
         card = min(mine, key=cat.copy_of)
-        pool.remove(card)
-        return card
-    card = t.card_id(ref.copy)
-    if card not in pool:
-        stand_in = sorted((c for c in pool if cat.kind_of(c) == ref.key and c in state.assumed), key=cat.copy_of)
-        elsewhere_seen = card in set(located(state)) and card not in state.assumed
-        if not stand_in or elsewhere_seen:
+    else:
+        card = t.card_id(ref.copy)
+        if card not in pool:
             raise IllegalMove(f"{card} ({t.name}) is not in {what}", rule)
-        _swap(state, stand_in[0], card)
-        _mark_seen(state, card, stand_in[0])
-    # an id the list holds is the companion's own label: it says nothing new
     pool.remove(card)
     return card
 
@@ -746,8 +751,7 @@ def _deal(state: WasteState, move: Move) -> list[Explanation]:
             f"and {len(move.cards)} more would make {len(state.dealt[seat]) + len(move.cards)}",
             DEAL_RULE,
         )
-    got = [_take_from_deck(state, ref, DEAL_RULE) for ref in move.cards]
-    state.dealt[seat].extend(got)
+    got = _take_all_from_deck(state, move.cards, state.dealt[seat], DEAL_RULE)
     cat = state.catalog
     lines = [
         say(f"{name} is dealt {cat.labels(got)}", DEAL_RULE, audience=[seat]),
@@ -812,8 +816,7 @@ def _bonus(state: WasteState, move: Move) -> list[Explanation]:
             f"card(s) are recorded already",
             MARKET_RULE,
         )
-    got = [_take_from_deck(state, ref, MARKET_RULE) for ref in move.cards]
-    pile.face_up.extend(got)
+    _take_all_from_deck(state, move.cards, pile.face_up, MARKET_RULE)
     cat = state.catalog
     lines = [say(f"Bonus pile {index + 1} shows {cat.labels(pile.face_up)} face up, and one card face down", MARKET_RULE)]
     if all(len(p.face_up) == 2 for p in state.piles):
@@ -911,6 +914,7 @@ def _after_choice(state: WasteState) -> list[Explanation]:
         if pile.taken_by is None and not pile.incinerated:
             pile.incinerated = True
             state.incineration.extend(pile.face_up)
+            pile.face_up = []
             if pile.face_down is None:
                 state.unseen += 1
             lines.append(
@@ -1061,8 +1065,7 @@ def _draw(state: WasteState, move: Move) -> list[Explanation]:
         raise IllegalMove(
             f"{name}'s Recycler draws {state.drawing[seat]} more card(s), not {len(move.cards)}", RECYCLER_DRAW_RULE
         )
-    got = [_take_from_deck(state, ref, RECYCLER_DRAW_RULE) for ref in move.cards]
-    state.stations[seat].extend(got)
+    got = _take_all_from_deck(state, move.cards, state.stations[seat], RECYCLER_DRAW_RULE)
     state.drawing[seat] -= len(got)
     lines = [say(f"{name} draws {state.catalog.labels(got)} into the station", RECYCLER_DRAW_RULE)]
     if any(state.catalog.kind_of(c) == RECYCLER for c in got):
