@@ -1,0 +1,330 @@
+"""What each actor could do now, as buttons and forms for the phone UI.
+
+Disabled hints say why (with the rule) so the phone can show greyed buttons.
+The hints are generated from the state, then each enabled one is checked by
+running the move on a copy, so a hint never offers something the rules refuse.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.commands import Actor, ActorKind
+from companion.games.base import ActionHint, Choice, Field
+from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.engine import (
+    card_kind,
+    market_price,
+    opening_bid,
+    roll_expected,
+    sell_price,
+)
+from companion.games.money_maker.payment import credit_usable, ring_blocks
+from companion.games.money_maker.state import (
+    ACTION,
+    AUCTION,
+    BANK_RUN,
+    DRAW,
+    FIRST_AUCTION,
+    INSOLVENT,
+    INVEST,
+    OVER,
+    PAYMENT,
+    TRADE,
+    UNSETTLED,
+    MoneyMakerState,
+)
+
+if TYPE_CHECKING:
+    from companion.games.money_maker.game import MoneyMaker
+
+
+def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
+    bank = state.banks[seat]
+    fields: list[Field] = []
+    if not gold_fixed:
+        default = bank.gold if amount is None else min(bank.gold, amount)
+        fields.append(Field("gold", f"Gold (you hold {bank.gold})", "number", minimum=0, maximum=bank.gold, default=default))
+    if own and not state.beginner:
+        rest = 0 if amount is None else max(0, amount - bank.gold)
+        blocks = ", ".join(ring_blocks(state, bank))
+        fields.append(Field("credit", f"Own credit (spread over {blocks})", "number", minimum=0, default=rest))
+    for issuer, n in sorted(bank.held.items()):
+        ok, why = credit_usable(state, issuer)
+        label = f"{state.names[issuer]}'s credit (you hold {n})" + ("" if ok else f" - not usable: {why}")
+        fields.append(Field(f"foreign.{state.names[issuer]}", label, "number", minimum=0, maximum=n if ok else 0, default=0))
+    return tuple(fields)
+
+
+def _turn_reason(state: MoneyMakerState, seat: int) -> str:
+    if seat != state.turn:
+        return f"it is {state.names[state.turn]}'s turn"
+    return ""
+
+
+def hints(game: MoneyMaker, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
+    out: list[ActionHint] = []
+    if state.phase == OVER:
+        return out
+    if actor.kind in (ActorKind.CHANCE, ActorKind.HOST):
+        out.extend(_chance_hints(state))
+    if actor.kind is ActorKind.HOST:
+        out.extend(_host_hints(state))
+    if (
+        actor.kind is ActorKind.SEAT
+        and actor.seat is not None
+        and 0 <= actor.seat < state.seats
+        and not state.banks[actor.seat].bankrupt
+    ):
+        out.extend(_seat_hints(state, actor.seat))
+    return [_verified(game, state, actor, h) for h in out]
+
+
+def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
+    """Disable a hint whose move (with its defaults) the rules would refuse."""
+    if not hint.enabled or (hint.fields and any(f.default is None for f in hint.fields)):
+        return hint
+    from companion.commands import Command
+    from companion.errors import Refusal
+
+    args: dict[str, Any] = dict(hint.args)
+    for f in hint.fields:
+        if f.default is not None and f.default != "":
+            args[f.name] = f.default
+    try:
+        move = game.parse(state, Command(actor, hint.command, args))
+        game.check(state, move)
+    except Refusal as err:
+        if not hint.fields:
+            return ActionHint(hint.command, hint.label, hint.args, hint.fields, False, str(err), hint.moves_money)
+    return hint
+
+
+def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
+    out: list[ActionHint] = []
+    drawing = state.phase == DRAW or (state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start)
+    if drawing:
+        choices = tuple(
+            Choice(k.code, f"{k.name} ({state.deck.get(k.code, 0)} left)") for k in state.comp.investments if state.deck.get(k.code, 0) > 0
+        )
+        out.append(ActionHint("draw", "Investment card opened", fields=(Field("card", "Card", "choice", choices),)))
+    expected = roll_expected(state)
+    sector_choices = tuple(Choice(f, f) for f in state.comp.sector_faces)
+    if expected == "turn":
+        fields: list[Field] = [
+            Field("credit", "Credit die", "choice", tuple(Choice(f.face, f.face) for f in state.comp.credit_faces))
+        ]
+        if not state.beginner:
+            n = state.sector_dice()
+            fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n})", "multi" if n > 1 else "choice", sector_choices))
+        out.append(ActionHint("roll", "Dice rolled (end of turn)", fields=tuple(fields)))
+    elif expected == "bank-run":
+        run = state.bank_run
+        assert run is not None
+        n = run.needed - len(run.sectors)
+        out.append(
+            ActionHint("roll", f"Sector {'die' if n == 1 else 'dice'} for bank run {run.number}", fields=(Field("sector", "Sector", "multi" if n > 1 else "choice", sector_choices),))
+        )
+    return out
+
+
+def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
+    out: list[ActionHint] = []
+    seats = tuple(Choice(n, n) for i, n in enumerate(state.names) if not state.banks[i].bankrupt)
+    if state.phase in (FIRST_AUCTION, AUCTION) and state.auction is not None:
+        a = state.auction
+        label = f"Close the auction: sold to {state.names[a.bidder]} for {a.high}" if a.bidder is not None else "Close the auction (nobody bid: the start seat begins)"
+        out.append(ActionHint("close_auction", label))
+    if state.phase == BANK_RUN and state.bank_run is not None:
+        for s, standing in sorted(state.bank_run.standing.items()):
+            if standing == INSOLVENT:
+                out.append(ActionHint("degrade", f"{state.names[s]} degrades (no deal)", {"seat": state.names[s]}, moves_money=True))
+    out.append(
+        ActionHint(
+            "deal",
+            "Record a deal between two banks",
+            fields=(Field("between", "The two banks", "multi", seats),),
+            moves_money=True,
+        )
+    )
+    out.append(
+        ActionHint(
+            "grant",
+            "Record an action card's effect (gold from/to the Gold Reserve)",
+            fields=(Field("seat", "Bank", "choice", seats), Field("gold", "Gold (+ from the reserve, - to it)", "number", default=0)),
+            moves_money=True,
+        )
+    )
+    return out
+
+
+def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
+    out: list[ActionHint] = []
+    bank = state.banks[seat]
+    name = state.names[seat]
+    phase = state.phase
+    # auctions
+    if phase in (FIRST_AUCTION, AUCTION) and state.auction is not None:
+        a = state.auction
+        floor = max(a.high + 1, a.opening) if a.bidder is not None else a.opening
+        reason = ""
+        if bank.in_prison:
+            reason = "debtors' prison: no bidding"
+        elif a.bidder == seat:
+            reason = "you are the highest bidder"
+        what = "the first turn" if not a.card else a.card
+        out.append(
+            ActionHint(
+                "bid",
+                f"Bid for {what}",
+                fields=(Field("amount", "Your bid", "number", minimum=floor, maximum=bank.gold if state.beginner else None, default=floor),),
+                enabled=not reason,
+                reason=reason,
+            )
+        )
+        if phase == AUCTION and seat == state.turn and a.bidder is not None:
+            out.append(ActionHint("close_auction", f"Sold! to {state.names[a.bidder]} for {a.high}"))
+    if phase == PAYMENT and state.due is not None and state.due.seat == seat:
+        out.append(
+            ActionHint(
+                "pay",
+                f"Pay {state.due.amount} for {'the first turn' if state.due.purpose == 'first-turn' else state.due.card}",
+                fields=payment_fields(state, seat, state.due.amount),
+                moves_money=True,
+            )
+        )
+    turn_reason = _turn_reason(state, seat)
+    # step 2
+    if phase == INVEST:
+        for card_id in state.open_cards:
+            reason = turn_reason or ("debtors' prison: no auction in your turn" if bank.in_prison else "")
+            out.append(
+                ActionHint(
+                    "open_auction",
+                    f"Auction {state.comp.investment(card_kind(card_id)).name} ({card_id}) from {opening_bid(state, card_id)}",
+                    {"card": card_id},
+                    enabled=not reason,
+                    reason=reason,
+                )
+            )
+        if not state.auction_opened:
+            for block, n in sorted(bank.board.items()):
+                out.append(
+                    ActionHint(
+                        "pay_off",
+                        f"Alternative step: pay off {n} on {block}",
+                        {"block": block},
+                        fields=payment_fields(state, seat, n, own=False),
+                        enabled=not turn_reason,
+                        reason=turn_reason,
+                        moves_money=True,
+                    )
+                )
+    # step 3
+    if phase in (INVEST, TRADE):
+        for m in MARKETS:
+            left = state.comp.buy_limit - state.bought.get(m, 0)
+            reason = turn_reason or ("you bought 4 here this turn" if left <= 0 else "")
+            out.append(
+                ActionHint(
+                    "buy",
+                    f"Buy {m} goods (now {market_price(state, m)} each)",
+                    {"market": m},
+                    fields=(Field("count", "How many", "number", minimum=1, maximum=max(left, 1), default=1), *payment_fields(state, seat, None)),
+                    enabled=not reason,
+                    reason=reason,
+                    moves_money=True,
+                )
+            )
+            have = bank.goods[m]
+            reason = turn_reason or ("you hold none" if have == 0 else "")
+            out.append(
+                ActionHint(
+                    "sell",
+                    f"Sell {m} goods (next pays {sell_price(state, m)})",
+                    {"market": m},
+                    fields=(Field("count", "How many", "number", minimum=1, maximum=max(have, 1), default=1),),
+                    enabled=not reason,
+                    reason=reason,
+                    moves_money=True,
+                )
+            )
+        for card_id in bank.cards:
+            kind = state.comp.investment(card_kind(card_id))
+            reason = turn_reason or ("produced already this turn" if card_id in state.produced else "")
+            fields: tuple[Field, ...] = ()
+            if kind.is_trading:
+                fields = (Field("into", f"Convert {kind.trade} goods into", "choice", tuple(Choice(m, m) for m in MARKETS)),)
+            out.append(ActionHint("produce", f"Produce with {kind.name} ({card_id})", {"card": card_id}, fields, enabled=not reason, reason=reason))
+        out.append(ActionHint("end_trading", "Done trading: on to step 4", enabled=not turn_reason, reason=turn_reason))
+    # step 4
+    if phase in (INVEST, TRADE, ACTION):
+        reason = turn_reason or ("one action card per turn" if state.action_bought else "")
+        out.append(
+            ActionHint(
+                "buy_action",
+                f"Buy an action card ({state.comp.action_price})",
+                fields=payment_fields(state, seat, state.comp.action_price),
+                enabled=not reason,
+                reason=reason,
+                moves_money=True,
+            )
+        )
+    for code in sorted(set(bank.actions)):
+        label = "an action card" if code == "?" else state.comp.action(code).name
+        out.append(ActionHint("play_action", f"Play {label}", {"card": code}))
+    # bank run
+    run = state.bank_run
+    if phase == BANK_RUN and run is not None and run.started:
+        standing = run.standing.get(seat)
+        if standing == UNSETTLED:
+            owes = run.debts[seat] - run.paid_own[seat]
+            out.append(
+                ActionHint(
+                    "settle",
+                    f"Settle the bank run: you owe {owes} (other banks' credit first, then all your gold)",
+                    fields=payment_fields(state, seat, owes, own=False, gold_fixed=True),
+                    moves_money=True,
+                )
+            )
+        if standing == INSOLVENT:
+            owes = run.residual[seat]
+            out.append(
+                ActionHint(
+                    "pay_debt",
+                    f"Pay residual debt ({owes})",
+                    fields=payment_fields(state, seat, owes, own=False),
+                    enabled=bank.gold > 0 or any(credit_usable(state, i)[0] for i in bank.held),
+                    reason="" if bank.gold > 0 or bank.held else "you hold no gold or usable credit: make a deal first",
+                    moves_money=True,
+                )
+            )
+            out.append(ActionHint("degrade", "Degrade one rating (no deal)", moves_money=True))
+    if seat in state.may_redistribute and bank.on_board:
+        out.append(
+            ActionHint(
+                "redistribute",
+                f"Redistribute your {bank.on_board} credit over your ring",
+                fields=tuple(
+                    Field(f"placement.{b}", b, "number", minimum=0, default=bank.board.get(b, 0)) for b in ring_blocks(state, bank)
+                ),
+            )
+        )
+    others = tuple(Choice(n, n) for i, n in enumerate(state.names) if i != seat and not state.banks[i].bankrupt)
+    if others:
+        out.append(
+            ActionHint(
+                "deal",
+                "Record a deal with another bank",
+                {"between": [name]},
+                fields=(
+                    Field("with", "With", "choice", others),
+                    Field("give.gold", "Gold you give", "number", minimum=0, maximum=bank.gold, default=0),
+                    Field("give.credit", "Own credit you give", "number", minimum=0, default=0),
+                    Field("get.gold", "Gold you get", "number", minimum=0, default=0),
+                    Field("get.credit", "Their credit you get", "number", minimum=0, default=0),
+                ),
+                moves_money=True,
+            )
+        )
+    return out

@@ -1,0 +1,347 @@
+"""Parsing Money Maker commands into moves, and performing a move.
+
+``parse`` only checks the shape of the arguments (``InvalidCommand``);
+``perform`` checks the rules and changes the state (``IllegalMove``), so the
+game's ``check`` is ``perform`` on a throw-away copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.commands import Actor, ActorKind, Command
+from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
+from companion.games.money_maker import bank_run as R
+from companion.games.money_maker import citations as C
+from companion.games.money_maker import engine as E
+from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.payment import Payment, Placement
+from companion.games.money_maker.state import BANK_RUN, MoneyMakerState
+from companion.rules import Explanation
+
+#: command name -> who sends it and what it needs (the vocabulary, also for docs)
+VOCABULARY: Mapping[str, str] = {
+    "draw": "chance/host: card - an investment card opened (setup: the two open cards; step 1)",
+    "bid": "seat: amount - a bid in the open auction (first turn or an investment card)",
+    "close_auction": "host, or the turn's seat (first turn: the highest bidder) - sold to the highest bid",
+    "pay": "seat owing: gold, credit, foreign - pay the winning bid",
+    "open_auction": "turn's seat: card - open an investment auction at the goods' market value",
+    "pay_off": "turn's seat: block, gold, foreign - the alternative step",
+    "buy": "turn's seat: market, count, gold, credit, foreign",
+    "sell": "turn's seat: market, count",
+    "produce": "turn's seat: card, into (trading cards)",
+    "end_trading": "turn's seat - on to step 4",
+    "buy_action": "turn's seat: card (optional, private), gold, credit, foreign",
+    "play_action": "seat holding it: card",
+    "roll": "chance/host: credit, sector - the turn's dice, or the sector dice for a bank run",
+    "settle": "seat in a bank run: foreign - other banks' credit to use; gold follows",
+    "pay_debt": "insolvent seat: gold, foreign - pay residual debt",
+    "degrade": "insolvent seat (or host with seat) - accept degradation",
+    "deal": "host or one of the two seats: between, gives - record a deal",
+    "grant": "host: seat, gold, goods - record an action card's effect with the reserves",
+    "redistribute": "seat just promoted/degraded: placement - its credit over its ring",
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    actor: Actor
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+# argument helpers ------------------------------------------------------------------
+def seat_ref(state: MoneyMakerState, raw: Any, what: str) -> int:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if 0 <= raw < state.seats:
+            return raw
+        raise InvalidCommand(f"{what}: there is no seat {raw}")
+    if isinstance(raw, str):
+        text = raw.strip().lower()
+        if text.startswith("seat:") and text[5:].isdigit():
+            return seat_ref(state, int(text[5:]), what)
+        for i, name in enumerate(state.names):
+            if name.lower() == text:
+                return i
+    raise InvalidCommand(f"{what}: {raw!r} is not a seat's name ({', '.join(state.names)})")
+
+
+def whole(raw: Any, what: str, minimum: int | None = 0) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}")
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}") from None
+    if isinstance(raw, float) and raw != value:
+        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}")
+    if minimum is not None and value < minimum:
+        raise InvalidCommand(f"{what} must be at least {minimum}, not {value}")
+    return value
+
+
+def market_ref(raw: Any) -> str:
+    text = str(raw).strip().lower()
+    alias = {"red": "production", "green": "consumer", "prod": "production", "cons": "consumer"}
+    text = alias.get(text, text)
+    if text not in MARKETS:
+        raise InvalidCommand(f"market must be 'production' (red) or 'consumer' (green), not {raw!r}")
+    return text
+
+
+def placements(raw: Any, what: str) -> tuple[Placement, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, Mapping):
+        out = tuple(Placement(str(b), whole(n, f"{what} on {b}", 0)) for b, n in raw.items())
+        return tuple(p for p in out if p.amount)
+    n = whole(raw, what, 0)
+    return (Placement(None, n),) if n else ()
+
+
+def payment_of(state: MoneyMakerState, args: Mapping[str, Any]) -> Payment:
+    gold = whole(args["gold"], "gold", 0) if args.get("gold") not in (None, "") else None
+    own = list(placements(args.get("credit") if args.get("credit") != "" else None, "credit"))
+    foreign: list[tuple[int, Placement]] = []
+    # flat forms for form fields: "credit.III-2": 4, "foreign.Ann": 3
+    for key, value in args.items():
+        if key.startswith("credit.") and value not in (None, ""):
+            n = whole(value, key, 0)
+            if n:
+                own.append(Placement(key[7:], n))
+        elif key.startswith("foreign.") and value not in (None, ""):
+            n = whole(value, key, 0)
+            if n:
+                foreign.append((seat_ref(state, key[8:], key), Placement(None, n)))
+    raw = args.get("foreign")
+    if raw is not None:
+        if not isinstance(raw, Mapping):
+            raise InvalidCommand("'foreign' maps an issuing bank's name to an amount (or to {block: amount})")
+        for who, spec in raw.items():
+            issuer = seat_ref(state, who, "foreign")
+            for p in placements(spec, f"{state.names[issuer]}'s credit"):
+                foreign.append((issuer, p))
+    return Payment(gold, tuple(own), tuple(foreign))
+
+
+def sectors_of(raw: Any) -> list[str]:
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        return [s.strip().lower() for s in raw.split(",") if s.strip()]
+    if isinstance(raw, list) and all(isinstance(s, str) for s in raw):
+        return [s.strip().lower() for s in raw]
+    raise InvalidCommand(f"'sector' is a face or a list of faces, not {raw!r}")
+
+
+def bundle_of(state: MoneyMakerState, raw: Any, who: str) -> dict[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise InvalidCommand(f"what {who} gives must be an object (gold, goods, credit, cards, actions)")
+    unknown = set(raw) - {"gold", "goods", "credit", "cards", "actions"}
+    if unknown:
+        raise InvalidCommand(f"a deal moves gold, goods, credit, cards and actions; not {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {"gold": whole(raw.get("gold", 0), f"{who}'s gold", 0)}
+    goods = raw.get("goods", {})
+    if not isinstance(goods, Mapping):
+        raise InvalidCommand(f"{who}'s goods: an object of market -> count")
+    out["goods"] = {market_ref(m): whole(n, f"{who}'s {m} goods", 0) for m, n in goods.items()}
+    credit = raw.get("credit", {})
+    if not isinstance(credit, Mapping):
+        raise InvalidCommand(f"{who}'s credit: an object of issuing bank -> amount")
+    merged: dict[int, int] = {}
+    for issuer, n in credit.items():
+        i = seat_ref(state, issuer, f"{who}'s credit")
+        merged[i] = merged.get(i, 0) + whole(n, f"{who}'s credit of {issuer}", 0)
+    out["credit"] = merged
+    for key in ("cards", "actions"):
+        items = raw.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+            raise InvalidCommand(f"{who}'s {key}: a list of card names or ids")
+        out[key] = list(items)
+    return out
+
+
+def parse(state: MoneyMakerState, command: Command) -> Move:
+    name = command.name
+    a = command.args
+    if name not in VOCABULARY:
+        raise InvalidCommand(f"unknown Money Maker command {name!r} (commands: {', '.join(VOCABULARY)})")
+    args: dict[str, Any] = {}
+    if name == "bid":
+        args["amount"] = whole(command.need("amount"), "amount", 1)
+    elif name in ("pay", "settle", "pay_debt"):
+        args["payment"] = payment_of(state, a)
+    elif name in ("draw", "open_auction", "play_action"):
+        card = command.need("card")
+        if not isinstance(card, str) or not card.strip():
+            raise InvalidCommand(f"'{name}' needs 'card' (a name or id)")
+        args["card"] = card
+    elif name == "pay_off":
+        args["block"] = command.need_str("block")
+        args["payment"] = payment_of(state, a)
+    elif name == "buy":
+        args["market"] = market_ref(command.need("market"))
+        args["count"] = whole(a.get("count", 1), "count", 1)
+        args["payment"] = payment_of(state, a)
+    elif name == "sell":
+        args["market"] = market_ref(command.need("market"))
+        args["count"] = whole(a.get("count", 1), "count", 1)
+    elif name == "produce":
+        card = command.need("card")
+        if not isinstance(card, str) or not card.strip():
+            raise InvalidCommand("'produce' needs 'card' (a name or id)")
+        args["card"] = card
+        args["into"] = market_ref(a["into"]) if a.get("into") is not None else None
+    elif name == "buy_action":
+        card = a.get("card")
+        if card is not None and (not isinstance(card, str) or not card.strip()):
+            raise InvalidCommand("'card' names the action card drawn (or leave it out)")
+        args["card"] = card
+        args["payment"] = payment_of(state, a)
+    elif name == "roll":
+        credit = a.get("credit")
+        if credit is not None and not isinstance(credit, str):
+            raise InvalidCommand(f"'credit' is a face of the credit die like 'red-10', not {credit!r}")
+        args["credit"] = credit.strip().lower() if isinstance(credit, str) else None
+        args["sectors"] = sectors_of(a.get("sector", a.get("sectors")))
+    elif name == "degrade":
+        args["seat"] = seat_ref(state, a["seat"], "seat") if "seat" in a else None
+    elif name == "deal":
+        between = a.get("between")
+        if isinstance(between, list) and len(between) == 1 and a.get("with") is not None:
+            between = [between[0], a["with"]]
+        if not isinstance(between, list) or len(between) != 2:
+            raise InvalidCommand("'deal' needs 'between': the two banks' names")
+        x, y = (seat_ref(state, s, "between") for s in between)
+        gives = a.get("gives")
+        if gives is None:
+            # flat form fields: give.gold / give.credit (own credit) / get.gold / get.credit (theirs)
+            mine: dict[str, Any] = {}
+            theirs: dict[str, Any] = {}
+            for key, target, issuer in (("give", mine, x), ("get", theirs, y)):
+                if a.get(f"{key}.gold") not in (None, ""):
+                    target["gold"] = a[f"{key}.gold"]
+                if a.get(f"{key}.credit") not in (None, ""):
+                    target["credit"] = {state.names[issuer]: a[f"{key}.credit"]}
+            gives = {state.names[x]: mine, state.names[y]: theirs}
+        if not isinstance(gives, Mapping):
+            raise InvalidCommand("'gives' maps each bank's name to what it gives")
+        bundles: dict[int, dict[str, Any]] = {}
+        for who, raw in gives.items():
+            s = seat_ref(state, who, "gives")
+            if s not in (x, y):
+                raise InvalidCommand(f"'gives': {state.names[s]} is not one of the two banks of the deal")
+            bundles[s] = bundle_of(state, raw, state.names[s])
+        args.update(a=x, b=y, gives=bundles)
+    elif name == "grant":
+        args["seat"] = seat_ref(state, command.need("seat"), "seat")
+        args["gold"] = whole(a.get("gold", 0), "gold", None)
+        goods = a.get("goods", {})
+        if not isinstance(goods, Mapping):
+            raise InvalidCommand("'goods' maps a market to a (signed) count")
+        args["goods"] = {market_ref(m): whole(n, f"{m} goods", None) for m, n in goods.items()}
+    elif name == "redistribute":
+        raw = a.get("placement")
+        if raw is None:
+            raw = {k[10:]: v for k, v in a.items() if k.startswith("placement.")}
+            if not raw:
+                raise InvalidCommand("'redistribute' needs 'placement': each housing block and its amount")
+        if not isinstance(raw, Mapping):
+            raise InvalidCommand("'placement' maps each housing block to an amount")
+        args["placement"] = list(placements(raw, "placement"))
+    return Move(command.actor, name, args)
+
+
+# performing -----------------------------------------------------------------------------
+def seat_of(move: Move, what: str) -> int:
+    if move.actor.kind is not ActorKind.SEAT or move.actor.seat is None:
+        raise NotYourTurn(f"{what} is done by a seat, not by {move.actor}", C.STEP2)
+    return move.actor.seat
+
+
+def not_bankrupt(state: MoneyMakerState, seat: int) -> None:
+    if state.banks[seat].bankrupt:
+        raise IllegalMove(f"{state.names[seat]} is bankrupt and out of the game", C.BANKRUPTCY)
+
+
+def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
+    lines: list[Explanation] = []
+    a = move.args
+    name = move.name
+    kind = move.actor.kind
+    if state.phase == "over":
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    if name in ("draw", "roll"):
+        if kind is ActorKind.SEAT:
+            raise NotYourTurn(f"'{name}' is what the table shows (chance) or the host types, not a seat", C.STEP5)
+        if name == "draw":
+            E.do_draw(state, a["card"], lines)
+        else:
+            E.do_roll(state, a["credit"], a["sectors"], lines)
+        return lines
+    if name == "close_auction":
+        E.do_close_auction(state, kind is ActorKind.HOST, move.actor.seat, lines)
+        return lines
+    if name == "deal":
+        if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
+            raise NotYourTurn("a deal is recorded by the host or by one of its two banks", C.DEALS)
+        E.do_deal(state, a["a"], a["b"], a["gives"], lines)
+        return lines
+    if name == "grant":
+        if kind is not ActorKind.HOST:
+            raise NotYourTurn("only the host records an action card's effect with the reserves", C.ACTION_CARDS)
+        E.do_grant(state, a["seat"], a["gold"], a["goods"], lines)
+        return lines
+    if name == "degrade":
+        if kind is ActorKind.HOST:
+            if a["seat"] is None:
+                raise InvalidCommand("the host names the 'seat' that degrades")
+            seat = a["seat"]
+        else:
+            seat = seat_of(move, "degrading")
+            if a["seat"] is not None and a["seat"] != seat:
+                raise NotYourTurn("a bank degrades itself (or the host records it)", C.DEGRADATION)
+        _in_run(state, "degrading")
+        R.degrade(state, seat, lines)
+        return lines
+    seat = seat_of(move, f"'{name}'")
+    not_bankrupt(state, seat)
+    if name == "bid":
+        E.do_bid(state, seat, a["amount"], lines)
+    elif name == "pay":
+        E.do_pay(state, seat, a["payment"], lines)
+    elif name == "open_auction":
+        E.do_open_auction(state, seat, a["card"], lines)
+    elif name == "pay_off":
+        E.do_pay_off(state, seat, a["block"], a["payment"], lines)
+    elif name == "buy":
+        E.do_buy(state, seat, a["market"], a["count"], a["payment"], lines)
+    elif name == "sell":
+        E.do_sell(state, seat, a["market"], a["count"], lines)
+    elif name == "produce":
+        E.do_produce(state, seat, a["card"], a["into"], lines)
+    elif name == "end_trading":
+        E.do_end_trading(state, seat, lines)
+    elif name == "buy_action":
+        E.do_buy_action(state, seat, a["card"], a["payment"], lines)
+    elif name == "play_action":
+        E.do_play_action(state, seat, a["card"], lines)
+    elif name == "settle":
+        _in_run(state, "settling")
+        R.settle(state, seat, a["payment"], lines)
+    elif name == "pay_debt":
+        _in_run(state, "paying a bank-run debt")
+        R.pay_debt(state, seat, a["payment"], lines)
+    elif name == "redistribute":
+        E.do_redistribute(state, seat, a["placement"], lines)
+    return lines
+
+
+def _in_run(state: MoneyMakerState, what: str) -> None:
+    run = state.bank_run
+    if state.phase != BANK_RUN or run is None:
+        raise IllegalMove(f"{what} belongs to a bank run, and none is on", C.BANK_RUN)
+    if not run.started:
+        raise IllegalMove(f"{what}: first roll the sector dice for the bank run", C.RUN_STEP1)

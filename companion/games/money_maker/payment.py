@@ -1,0 +1,205 @@
+"""Paying: gold to the Gold Reserve, credit onto housing blocks.
+
+A :class:`Payment` says how a bank pays an amount: gold from its vault, its
+own credit (placed on blocks of its own ring) and other banks' credit from its
+vault (placed on the issuer's ring).  A block of ``None`` means "spread it the
+default way": one piece at a time onto the block holding the least of that
+bank's credit, first block first on a tie.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.errors import IllegalMove
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.state import (
+    BANK_RUN,
+    SOLVENT,
+    Bank,
+    MoneyMakerState,
+)
+
+
+@dataclass(frozen=True)
+class Placement:
+    block: str | None
+    amount: int
+
+
+@dataclass(frozen=True)
+class Payment:
+    gold: int | None = None  # None: not said
+    own: tuple[Placement, ...] = ()
+    foreign: tuple[tuple[int, Placement], ...] = ()  # (issuer seat, placement)
+
+    @property
+    def said(self) -> bool:
+        return self.gold is not None or bool(self.own) or bool(self.foreign)
+
+    @property
+    def own_total(self) -> int:
+        return sum(p.amount for p in self.own)
+
+    @property
+    def foreign_total(self) -> int:
+        return sum(p.amount for _, p in self.foreign)
+
+    def total(self) -> int:
+        return (self.gold or 0) + self.own_total + self.foreign_total
+
+
+@dataclass
+class Paid:
+    gold: int = 0
+    own: dict[str, int] = field(default_factory=dict)
+    foreign: dict[int, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return self.gold + sum(self.own.values()) + sum(sum(v.values()) for v in self.foreign.values())
+
+
+def ring_blocks(state: MoneyMakerState, bank: Bank) -> list[str]:
+    """Ids of the housing blocks of the ring a bank's credit goes on (prison: ring I)."""
+    return [b.id for b in state.comp.ring(bank.rating).blocks]
+
+
+def spread(state: MoneyMakerState, bank: Bank, amount: int) -> dict[str, int]:
+    """The default split: piece by piece onto the block holding the least."""
+    blocks = ring_blocks(state, bank)
+    current = {b: bank.board.get(b, 0) for b in blocks}
+    out: dict[str, int] = {}
+    for _ in range(amount):
+        target = min(blocks, key=lambda b: (current[b], blocks.index(b)))
+        current[target] += 1
+        out[target] = out.get(target, 0) + 1
+    return out
+
+
+def place(state: MoneyMakerState, bank: Bank, placements: tuple[Placement, ...] | list[Placement]) -> dict[str, int]:
+    """Where credit of ``bank`` goes on its ring; raises if a block is not on it."""
+    blocks = ring_blocks(state, bank)
+    out: dict[str, int] = {}
+    default = 0
+    for p in placements:
+        if p.block is None:
+            default += p.amount
+            continue
+        if p.block not in blocks:
+            ring = state.comp.ring(bank.rating).name
+            raise IllegalMove(
+                f"housing block {p.block!r} is not on ring {ring}, where {state.names[bank.seat]}'s credit goes "
+                f"(blocks: {', '.join(blocks)})",
+                C.PAYING,
+            )
+        out[p.block] = out.get(p.block, 0) + p.amount
+    if default:
+        # spread around what is being placed explicitly too
+        ghost = Bank(bank.seat, 0, bank.rating)
+        ghost.board = dict(bank.board)
+        for b, n in out.items():
+            ghost.add_board(b, n)
+        for b, n in spread(state, ghost, default).items():
+            out[b] = out.get(b, 0) + n
+    return out
+
+
+def credit_usable(state: MoneyMakerState, issuer: int) -> tuple[bool, str]:
+    """Whether another bank's credit may pay now (its issuer is solvent)."""
+    bank = state.banks[issuer]
+    name = state.names[issuer]
+    if bank.bankrupt:
+        return False, f"{name} is bankrupt: its credit is worthless"
+    if state.phase == BANK_RUN and state.bank_run is not None and state.bank_run.started:
+        standing = state.bank_run.standing.get(issuer, SOLVENT)
+        if standing != SOLVENT:
+            return False, f"{name} is not solvent in this bank run ({standing})"
+    if bank.in_prison:
+        return False, f"{name} is in debtors' prison, not solvent"
+    return True, ""
+
+
+def pay(
+    state: MoneyMakerState,
+    seat: int,
+    amount: int,
+    payment: Payment,
+    *,
+    what: str,
+    allow_own: bool = True,
+    own_refusal: str = "",
+) -> Paid:
+    """Take ``amount`` from ``seat`` as the payment says; raise if it cannot."""
+    bank = state.banks[seat]
+    name = state.names[seat]
+    if not payment.said:
+        if bank.gold < amount:
+            raise IllegalMove(
+                f"{name} has to pay {amount} for {what}; say how: 'gold', 'credit' (own credit) "
+                f"and/or 'foreign' (other banks' credit)",
+                C.PAYING,
+            )
+        payment = Payment(gold=amount)
+    gold = payment.gold or 0
+    if payment.total() != amount:
+        raise IllegalMove(
+            f"{what} costs {amount}, but the payment adds up to {payment.total()} "
+            f"({gold} gold + {payment.own_total} own credit + {payment.foreign_total} other banks' credit)",
+            C.PAYING,
+        )
+    if gold > bank.gold:
+        raise IllegalMove(f"{name} cannot pay {gold} gold: the vault holds only {bank.gold}", C.PAYING)
+    if payment.own:
+        if not allow_own:
+            raise IllegalMove(own_refusal or f"{name} may not pay this with its own credit", C.OWN_CREDIT_NOT_FOR_DEBT)
+        if state.beginner:
+            raise IllegalMove("the Beginner's Game has no credit: pay in gold", C.BEGINNER)
+    paid = Paid(gold=gold)
+    own_places = place(state, bank, payment.own) if payment.own else {}
+    held_left = dict(bank.held)
+    foreign_places: dict[int, dict[str, int]] = {}
+    for issuer, p in payment.foreign:
+        if issuer == seat:
+            raise IllegalMove(f"'foreign' is other banks' credit; {name}'s own credit goes under 'credit'", C.PAYING)
+        if held_left.get(issuer, 0) < p.amount:
+            raise IllegalMove(
+                f"{name} holds only {held_left.get(issuer, 0)} of {state.names[issuer]}'s credit, not {p.amount}",
+                C.PAYING_OTHERS,
+            )
+        ok, why = credit_usable(state, issuer)
+        if not ok:
+            raise IllegalMove(f"{state.names[issuer]}'s credit cannot pay now: {why}", C.SOLVENT_ONLY)
+        held_left[issuer] -= p.amount
+        issuer_bank = state.banks[issuer]
+        spot = place(state, issuer_bank, [p])
+        slot = foreign_places.setdefault(issuer, {})
+        for b, n in spot.items():
+            slot[b] = slot.get(b, 0) + n
+    # everything checked: move the money
+    bank.gold -= gold
+    state.reserve += gold
+    for b, n in own_places.items():
+        bank.add_board(b, n)
+        bank.issued += n
+    paid.own = own_places
+    for issuer, spots in foreign_places.items():
+        issuer_bank = state.banks[issuer]
+        for b, n in spots.items():
+            bank.take_held(issuer, n)
+            issuer_bank.add_board(b, n)
+    paid.foreign = foreign_places
+    return paid
+
+
+def describe(state: MoneyMakerState, paid: Paid) -> str:
+    parts: list[str] = []
+    if paid.gold:
+        parts.append(f"{paid.gold} gold to the Gold Reserve")
+    if paid.own:
+        parts.append("own credit on " + ", ".join(f"{b}: {n}" for b, n in sorted(paid.own.items())))
+    for issuer, spots in sorted(paid.foreign.items()):
+        parts.append(
+            f"{state.names[issuer]}'s credit on " + ", ".join(f"{b}: {n}" for b, n in sorted(spots.items()))
+        )
+    return "; ".join(parts) if parts else "nothing"

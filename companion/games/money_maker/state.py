@@ -1,0 +1,183 @@
+"""The state of a Money Maker table: banks, city rings, markets, the meter.
+
+Plain mutable dataclasses: ``apply`` works on a private deep copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.games.money_maker.components import Components
+
+# phases --------------------------------------------------------------------------
+FIRST_AUCTION = "first-auction"  # the auction for the first turn
+PAYMENT = "payment"  # an auction's winner pays
+DRAW = "draw"  # step 1: waiting for the investment card drawn
+INVEST = "invest"  # step 2: open an auction, the alternative step, or move on
+AUCTION = "auction"  # step 2: an investment auction is open
+TRADE = "trade"  # step 3: buy, produce, sell
+ACTION = "action"  # step 4: buy an action card, then roll
+BANK_RUN = "bank-run"  # the game is frozen for a bank run
+OVER = "over"
+
+#: phases in which the turn's dice may be rolled (rolling ends the turn)
+ROLL_PHASES = (INVEST, TRADE, ACTION)
+
+# a bank's standing in a bank run
+UNSETTLED = "unsettled"  # owes, has not put its payment down yet
+SOLVENT = "solvent"
+INSOLVENT = "insolvent"  # paid what it could; negotiating
+DEGRADED = "degraded"
+BANKRUPT = "bankrupt"
+
+PRISON = 0  # the rating of a bank in debtors' prison
+
+
+@dataclass
+class Bank:
+    """One seat's bank: vault (hidden), rating, credit on the board (public)."""
+
+    seat: int
+    gold: int
+    rating: int = 1  # 1..6 = rings I..VI; 0 = debtors' prison
+    bankrupt: bool = False
+    goods: dict[str, int] = field(default_factory=lambda: {"production": 0, "consumer": 0})
+    #: own credit on the board: housing block id -> amount
+    board: dict[str, int] = field(default_factory=dict)
+    #: other banks' credit in this vault: issuer seat -> amount
+    held: dict[int, int] = field(default_factory=dict)
+    #: investment cards in front of the vault (public): card ids "CODE-copy"
+    cards: list[str] = field(default_factory=list)
+    #: action cards in the vault (hidden): kind codes, "?" when not told
+    actions: list[str] = field(default_factory=list)
+    #: bookkeeping of this bank's credit pieces
+    issued: int = 0
+    extinguished: int = 0
+    written_off: int = 0
+
+    @property
+    def in_prison(self) -> bool:
+        return self.rating == PRISON and not self.bankrupt
+
+    @property
+    def on_board(self) -> int:
+        return sum(self.board.values())
+
+    def add_board(self, block: str, amount: int) -> None:
+        if amount:
+            self.board[block] = self.board.get(block, 0) + amount
+
+    def take_board(self, block: str, amount: int) -> None:
+        left = self.board.get(block, 0) - amount
+        if left:
+            self.board[block] = left
+        else:
+            self.board.pop(block, None)
+
+    def add_held(self, issuer: int, amount: int) -> None:
+        if amount:
+            self.held[issuer] = self.held.get(issuer, 0) + amount
+
+    def take_held(self, issuer: int, amount: int) -> None:
+        left = self.held.get(issuer, 0) - amount
+        if left:
+            self.held[issuer] = left
+        else:
+            self.held.pop(issuer, None)
+
+
+@dataclass
+class Auction:
+    """An open auction: for the first turn (``card`` empty) or an investment card."""
+
+    card: str
+    opening: int
+    high: int = 0
+    bidder: int | None = None
+    bids: int = 0
+
+
+@dataclass
+class Due:
+    """A payment a seat owes now: an auction's winning bid."""
+
+    seat: int
+    amount: int
+    purpose: str  # "first-turn" / "investment"
+    card: str = ""
+
+
+@dataclass
+class BankRun:
+    number: int
+    trigger: str
+    #: sector symbols rolled for it so far, and how many it needs
+    sectors: list[str] = field(default_factory=list)
+    needed: int = 1
+    started: bool = False  # credit taken back from the affected blocks
+    debts: dict[int, int] = field(default_factory=dict)
+    paid_own: dict[int, int] = field(default_factory=dict)
+    residual: dict[int, int] = field(default_factory=dict)
+    standing: dict[int, str] = field(default_factory=dict)
+    #: the phase to return to afterwards ("" = the next seat's turn)
+    resume: str = ""
+
+
+@dataclass
+class Roll:
+    credit: str
+    sectors: list[str]
+
+
+@dataclass
+class MoneyMakerState:
+    comp: Components
+    names: tuple[str, ...]
+    length: int  # bank runs in the game
+    beginner: bool
+    banks: list[Bank]
+    reserve: int  # gold in the Gold Reserve
+    markets: dict[str, int]  # goods in each market (slots 0..n-1 filled)
+    natural: dict[str, int]  # goods in each natural reserve
+    removed_goods: dict[str, int]  # goods that left the game with a bankrupt bank
+    deck: dict[str, int]  # investment kind code -> copies still in the draw pile
+    drawn: list[str] = field(default_factory=list)  # every card id drawn so far
+    open_cards: list[str] = field(default_factory=list)
+    action_discard: list[str] = field(default_factory=list)
+    actions_out: int = 0  # action cards not in the draw pile (held + discarded)
+    meter: int = 0  # spots the current bank-run chip has moved
+    runs_started: int = 0
+    runs_done: int = 0
+    phase: str = FIRST_AUCTION
+    turn: int = 0
+    turn_no: int = 0
+    auction: Auction | None = None
+    due: Due | None = None
+    after_payment: str = ""
+    bought: dict[str, int] = field(default_factory=dict)
+    produced: list[str] = field(default_factory=list)
+    action_bought: bool = False
+    auction_opened: bool = False
+    won_auction: bool = False
+    last_roll: Roll | None = None
+    bank_run: BankRun | None = None
+    #: seats that may rearrange their credit on their ring (after promotion/degradation)
+    may_redistribute: list[int] = field(default_factory=list)
+    #: gold the Gold Reserve could not pay a seat (subtracted from its debt in the bank run)
+    reserve_owed: dict[int, int] = field(default_factory=dict)
+    over: str = ""
+
+    @property
+    def seats(self) -> int:
+        return len(self.banks)
+
+    @property
+    def spots(self) -> int:
+        return self.comp.spots_to_circle[self.seats]
+
+    def sector_dice(self) -> int:
+        """Sector dice in play: two from the bank run on B3 on."""
+        return 2 if self.runs_started >= self.comp.second_die_from_run else 1
+
+    def live_banks(self) -> list[Bank]:
+        return [b for b in self.banks if not b.bankrupt]
