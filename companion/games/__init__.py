@@ -12,6 +12,7 @@ from companion.games.base import Game
 GAMES: dict[str, str] = {
     "muell-money": "companion.games.muell_money:MuellMoney",
     "world-of-waste": "companion.games.world_of_waste:WorldOfWaste",
+    "money-maker": "companion.games.money_maker:MoneyMaker",
 }
 
 
