@@ -14,6 +14,7 @@ from companion.games.base import ActionHint, TableConfig
 from companion.games.base import Seat as TableSeat
 from companion.games.muell_money import MuellMoney, shuffle_command
 from companion.games.muell_money.state import MuellState, Phase
+from companion.rules import Explanation
 
 GAME = MuellMoney()
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -77,8 +78,9 @@ def next_command(state: MuellState, rng: random.Random, *, software: bool, loans
 
 
 def random_game(seed: int, seats: int = 3, *, software: bool = True, options: dict[str, str] | None = None,
-                max_steps: int = 5000) -> Iterator[tuple[MuellState, Command, MuellState]]:
-    """Yield (before, command, after) for a whole random game."""
+                max_steps: int = 5000, with_lines: bool = False,
+                ) -> Iterator[tuple[MuellState, Command, MuellState, list[Explanation]]]:
+    """Yield (before, command, after, explanation lines) for a whole random game."""
     import copy
 
     rng = random.Random(seed)
@@ -89,7 +91,8 @@ def random_game(seed: int, seats: int = 3, *, software: bool = True, options: di
         command = next_command(state, rng, software=software)
         move = GAME.parse(state, command)
         GAME.check(state, move)
-        after = GAME.apply(copy.deepcopy(state), move).state
-        yield state, command, after
+        outcome = GAME.apply(copy.deepcopy(state), move)
+        after = outcome.state
+        yield state, command, after, outcome.explanations
         state = after
     raise AssertionError(f"game {seed} did not end in {max_steps} steps")

@@ -611,6 +611,7 @@ class MuellMoney(Game[MuellState, Move]):
         state.taken[col] = seat
         me = state.seats[seat]
         me.hand = list(state.grid[col])
+        state.grid[col] = []  # the set now lies in front of its seat
         lines.append(say(f"{me.name} takes set {move.column}: {_cards(me.hand)}", R.SELECT))
         state.choosers_done += 1
         if state.choosers_done < state.n:

@@ -46,6 +46,12 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
         return []
     if actor.kind is ActorKind.CHANCE:
         return _chance_hints(game, state, actor)
+    if actor.kind is ActorKind.HOST:
+        if state.phase is not Phase.DEAL or state.deck_count() == 0:
+            return []
+        # the server fills 'order' with shuffle_command(state): the order is drawn
+        # when the host presses, and is never shown on any screen
+        return [ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {})]
     if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
         return []
     seat = actor.seat
@@ -80,7 +86,8 @@ def _chance_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Act
     if state.phase is not Phase.DEAL:
         return []
     if state.deck_order:
-        return [ActionHint("deal", f"Deal the next card of the recorded shuffle ({state.deck_order[0]})", {})]
+        # the label does not name the card: the recorded order is as secret as a face-down deck
+        return [ActionHint("deal", "Deal the next card of the recorded shuffle", {})]
     choices = tuple(Choice(k, f"{k} ({v} in the deck)") for k, v in state.deck.items() if v)
     return [ActionHint("deal", "Card dealt", {}, (Field("card", "Card", "choice", choices),))]
 
