@@ -172,15 +172,16 @@ def _value(raw: Any, where: str, problems: list[str], *, minimum: int = 0) -> Va
         value = 0
     elif value < minimum:
         problems.append(f"{where}: 'value' must be at least {minimum}, not {value}")
+    # a value with a source counts as verified (an owner's correction adds one);
+    # a value without one must say "verified": false
     source = raw.get("source")
-    verified = raw.get("verified", True)
-    if not isinstance(verified, bool):
+    flag = raw.get("verified", True)
+    if not isinstance(flag, bool):
         problems.append(f"{where}: 'verified' must be true or false")
-        verified = False
-    if verified and not (isinstance(source, str) and source.strip()):
+    has_source = isinstance(source, str) and bool(source.strip())
+    if not has_source and flag is not False:
         problems.append(f"{where}: say where the value comes from ('source') or mark it \"verified\": false")
-        verified = False
-    return Value(value, bool(verified), str(source or raw.get("note") or ""))
+    return Value(value, has_source, str(source if has_source else raw.get("note") or ""))
 
 
 def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
