@@ -1,4 +1,4 @@
-"""Regenerate ``docs/examples/world-of-waste.json`` (a whole 2-seat game).
+"""Regenerate ``docs/examples/world-of-waste.json`` (a whole 3-seat game).
 
     .venv/bin/python -m tests.world_of_waste.make_example > docs/examples/world-of-waste.json
 
@@ -20,7 +20,7 @@ from companion.games.world_of_waste.game import Phase, _deal_order, hand_size
 from companion.store import Store
 from companion.table import Room
 
-SEATS = ["Ada", "Ben"]
+SEATS = ["Ada", "Ben", "Cy"]
 
 
 def main() -> None:
@@ -61,7 +61,7 @@ def main() -> None:
                         held = st.queues[s][0]
                         if "pick-refusal" not in shown:
                             shown.add("pick-refusal")
-                            other = st.queues[1 - s][0][0]
+                            other = next(q[0][-1] for t, q in enumerate(st.queues) if t != s and q)
                             emit(Command(Actor.of_seat(s), "pick", {"card": other}), "rejected")
                         card = max(held, key=lambda c: (st.catalog.kind_of(c) in ("paper", "food", "compost"), c))
                         emit(Command(Actor.of_seat(s), "pick", {"card": card}))
@@ -77,14 +77,14 @@ def main() -> None:
                     hand = sorted(st.hands[s], key=st.catalog.sort_key)
                     if "offer-refusal" not in shown:
                         shown.add("offer-refusal")
-                        emit(Command(Actor.of_seat(s), "offer", {"cards": [st.hands[1 - s][0]]}), "rejected")
+                        emit(Command(Actor.of_seat(s), "offer", {"cards": [st.hands[(s + 1) % st.seats][0]]}), "rejected")
                     k = 1 + (st.round + s) % 3
                     emit(Command(Actor.of_seat(s), "offer", {"cards": hand[:k]}))
                 continue
             if st.phase is Phase.CHOOSE:
                 s = st.choosers[st.chosen]
                 open_piles = [i for i, p in enumerate(st.piles) if p.taken_by is None]
-                emit(Command(Actor.of_seat(s), "choose", {"pile": open_piles[0] + 1}))
+                emit(Command(Actor.of_seat(s), "choose", {"pile": open_piles[-1] + 1}))
                 continue
             if st.phase is Phase.PLAY:
                 for s in range(st.seats):
@@ -102,9 +102,10 @@ def main() -> None:
                             shown.add("skip-refusal")
                             emit(Command(Actor.of_seat(s), "sort", {}), "rejected")
                         haz = [c for c in st.hands[s] + st.stations[s] if st.catalog.kind_of(c) in ("hazardous", "plastic")]
-                        if haz:
+                        if haz and "draw" in shown:
                             emit(Command(Actor.of_seat(s), "recycle", {"recycler": recs[0], "use": "remove", "card": haz[0]}))
                         else:
+                            shown.add("draw")
                             emit(Command(Actor.of_seat(s), "recycle", {"recycler": recs[0], "use": "draw"}))
                         break
                     if s == 1:

@@ -913,13 +913,14 @@ def _after_choice(state: WasteState) -> list[Explanation]:
     for i, pile in enumerate(state.piles):
         if pile.taken_by is None and not pile.incinerated:
             pile.incinerated = True
+            shown = state.catalog.labels(pile.face_up)
             state.incineration.extend(pile.face_up)
             pile.face_up = []
             if pile.face_down is None:
                 state.unseen += 1
             lines.append(
                 say(
-                    f"Bonus pile {i + 1} is left over: its three cards go to the incineration pile (the face-down card unseen)",
+                    f"Bonus pile {i + 1} is left over: {shown} and the face-down card (unseen) go to the incineration pile",
                     LEFTOVER_RULE,
                 )
             )

@@ -139,17 +139,17 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
                 f"{s['small_electronics']} small + {s['large_electronics']} large = {elec[seat]} electronics; "
                 f"all seats: {', '.join(str(e) for e in elec)}",
             ),
-            ScoreLine("Textiles", 5 * (s["textiles"] // 2), f"{s['textiles']} textiles: {s['textiles'] // 2} pairs × 5"),
-            ScoreLine("Metal", 10 * (s["metal"] // 3), f"{s['metal']} metal: {s['metal'] // 3} sets of three × 10"),
+            ScoreLine("Textiles", 5 * (s["textiles"] // 2), f"{s['textiles']} textiles: 5 per pair × {s['textiles'] // 2}"),
+            ScoreLine("Metal", 10 * (s["metal"] // 3), f"{s['metal']} metal: 10 per three × {s['metal'] // 3}"),
             ScoreLine(
                 "Paper",
                 paper_points(catalog, s["paper"]),
-                f"{s['paper']} paper: {paper_runs} full runs of 8 + a run of {paper_rest}",
+                f"{s['paper']} paper: runs of " + " + ".join([str(PAPER_RUN)] * paper_runs + ([str(paper_rest)] if paper_rest else [])) if s["paper"] else "0 paper",
             ),
             ScoreLine(
                 "Hazardous waste",
                 hazardous_points(s["hazardous"]),
-                f"{s['hazardous']} hazardous: {s['hazardous'] // 5} full fives × 12, {s['hazardous'] % 5} × -2",
+                f"{s['hazardous']} hazardous: 12 per full five × {s['hazardous'] // 5}, -2 × {s['hazardous'] % 5}",
             ),
             ScoreLine(
                 "Plastic",
