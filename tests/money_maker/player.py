@@ -121,12 +121,21 @@ def proposals(rng: random.Random, state: MoneyMakerState) -> list[Command]:
     if p in (INVEST, TRADE, ACTION):
         bank = state.banks[t]
         r = rng.random()
+        if p == INVEST and bank.board and r < 0.2:
+            block = min(sorted(bank.board), key=lambda b: bank.board[b])
+            owed = bank.board[block]
+            args = {"block": block, "gold": min(bank.gold, owed)}
+            rest = owed - args["gold"]
+            usable = [i for i, n in bank.held.items() if credit_usable(state, i)[0] and n >= rest]
+            if rest and usable:
+                args["foreign"] = {names[usable[0]]: rest}
+            out.append(Command(seat(t), "pay_off", args))
         if p == INVEST and state.open_cards and r < 0.35:
             out.append(Command(seat(t), "open_auction", {"card": rng.choice(state.open_cards)}))
-        if p == INVEST and bank.board and r < 0.1:
-            block = rng.choice(sorted(bank.board))
-            out.append(Command(seat(t), "pay_off", payment(rng, state, t, bank.board[block]) | {"block": block}))
-            out[-1].args.pop("credit", None)
+        if p in (INVEST, TRADE) and rng.random() < 0.1:
+            out.append(Command(seat(t), "end_trading", {}))
+        if rng.random() < 0.02:
+            out.append(Command(HOST, "grant", {"seat": names[t], "gold": rng.randint(-2, 3)}))
         if p in (INVEST, TRADE):
             for _ in range(3):
                 m = rng.choice(["production", "consumer"])

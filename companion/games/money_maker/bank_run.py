@@ -58,7 +58,9 @@ def chips_left(state: MoneyMakerState) -> bool:
     return state.runs_started < min(len(state.comp.circle), state.length)
 
 
-def move_chip(state: MoneyMakerState, spots: int, why: str, resume: str, lines: Lines) -> None:
+def move_chip(
+    state: MoneyMakerState, spots: int, why: str, resume: str, lines: Lines, sectors: list[str] | None = None
+) -> None:
     """Move the upcoming bank-run chip; a bank run follows when it reaches the circle."""
     if spots <= 0 or not chips_left(state):
         return
@@ -71,7 +73,7 @@ def move_chip(state: MoneyMakerState, spots: int, why: str, resume: str, lines: 
         )
     )
     if state.meter >= state.spots and state.phase != BANK_RUN:
-        start_bank_run(state, "the bank-run chip reached the bank-run circle", resume, lines)
+        start_bank_run(state, "the bank-run chip reached the bank-run circle", resume, lines, sectors)
 
 
 def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lines, sectors: list[str] | None = None) -> None:
