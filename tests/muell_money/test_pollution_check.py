@@ -125,7 +125,7 @@ def play_round_to_the_end(s: Scene) -> list[str]:
         if hand == ["Bribery"]:
             lines += s.do(who, "keep")
         else:
-            lines += s.do(who, "discard", card=[c for c in hand if c != "Bribery"][0])
+            lines += s.do(who, "discard", card=next(c for c in hand if c != "Bribery"))
     return lines
 
 
