@@ -395,3 +395,45 @@ def test_command_by_command_is_typed(room: Room) -> None:
         table.submit(Command(CHANCE, "deal", {"seat": [1], "cards": ["PAP-1"]}))
     with pytest.raises(InvalidCommand, match="no seat 5"):
         table.submit(Command(CHANCE, "deal", {"seat": 5, "cards": ["PAP-1"]}))
+
+
+def test_software_draws_play_a_whole_game(room: Room) -> None:
+    """The host's demo buttons: the server draws the cards, they travel in the
+    command, and a whole game plays with no real card."""
+    import random
+
+    from companion.games.world_of_waste import (
+        bonus_command,
+        deal_command,
+        draw_command,
+        reveal_command,
+    )
+
+    from .driver import RandomTable
+
+    table = new_table(room, 3)
+    rng = random.Random(5)
+    rt = RandomTable(table, random.Random(6), "exact")
+    software = 0
+    while not table.is_over():
+        st = state_of(table)
+        host_hints = {h.command for h in GAME.actions(st, HOST) if not h.fields}
+        cmd: Command | None = None
+        if st.phase is Phase.DEAL:
+            cmd = deal_command(st, rng)
+        elif st.phase is Phase.MARKET:
+            cmd = bonus_command(st, rng)
+        elif st.phase is Phase.PLAY and any(st.drawing):
+            cmd = draw_command(st, rng)
+        elif st.phase is Phase.PLAY and any(st.face_down_due):
+            cmd = reveal_command(st, rng)
+        if cmd is not None:
+            assert cmd.name in host_hints and cmd.source == "software"
+            software += 1
+            table.submit(cmd)
+            continue
+        with pytest.raises(IllegalMove):
+            deal_command(st, rng)
+        table.submit(rt.next_command())
+    assert software >= 3 * (3 + 2)
+    assert len(state_of(table).round_totals) == 3

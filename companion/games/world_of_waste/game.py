@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -1192,6 +1193,75 @@ def _end_round(state: WasteState) -> list[Explanation]:
     return lines
 
 
+# software draws (demos without real cards) -----------------------------------------------
+# The web layer calls ``<command>_command(state)`` when the host presses a
+# button without fields; the random cards are drawn here and travel in the
+# command, so replay is exact.
+def _sample(state: WasteState, count: int, rng: random.Random | None) -> list[str]:
+    rng = rng or random.SystemRandom()
+    free = sorted(free_ids(state), key=state.catalog.sort_key)
+    return rng.sample(free, min(count, max(0, deck_count(state)), len(free)))
+
+
+def deal_command(state: WasteState, rng: random.Random | None = None) -> Command:
+    """Deal the next seat's missing cards by software."""
+    if state.phase is Phase.DEAL:
+        for s in _deal_order(state):
+            missing = hand_size(state.seats) - len(state.dealt[s])
+            if missing:
+                return Command(CHANCE, "deal", {"seat": s, "cards": _sample(state, missing, rng)}, None, "software")
+    raise IllegalMove(f"no cards are dealt now ({_awaiting(state)})", DEAL_RULE)
+
+
+def bonus_command(state: WasteState, rng: random.Random | None = None) -> Command:
+    """Lay out the next bonus pile's face-up cards by software."""
+    if state.phase is Phase.MARKET:
+        for i, p in enumerate(state.piles):
+            if len(p.face_up) < 2:
+                cards = _sample(state, 2 - len(p.face_up), rng)
+                return Command(CHANCE, "bonus", {"pile": i + 1, "cards": cards}, None, "software")
+    raise IllegalMove(f"no bonus pile is laid out now ({_awaiting(state)})", MARKET_RULE)
+
+
+def reveal_command(state: WasteState, rng: random.Random | None = None) -> Command:
+    """Turn over a face-down bonus card by software."""
+    if state.phase is Phase.PLAY:
+        for s in range(state.seats):
+            if state.face_down_due[s]:
+                rng = rng or random.SystemRandom()
+                free = sorted(free_ids(state), key=state.catalog.sort_key)
+                return Command(CHANCE, "reveal", {"seat": s, "card": rng.choice(free)}, None, "software")
+    raise IllegalMove(f"no face-down card is waiting ({_awaiting(state)})", MARKET_RULE)
+
+
+def draw_command(state: WasteState, rng: random.Random | None = None) -> Command:
+    """Draw a Recycler's cards by software."""
+    if state.phase is Phase.PLAY:
+        for s in range(state.seats):
+            if state.drawing[s]:
+                cards = _sample(state, state.drawing[s], rng)
+                return Command(CHANCE, "draw", {"seat": s, "cards": cards}, None, "software")
+    raise IllegalMove(f"no Recycler is drawing ({_awaiting(state)})", RECYCLER_DRAW_RULE)
+
+
+def _software_hints(state: WasteState) -> list[ActionHint]:
+    """The host's buttons for software draws (no fields: the server draws)."""
+    note = "by software (a demo without real cards)"
+    if state.phase is Phase.DEAL:
+        s = next(s for s in _deal_order(state) if len(state.dealt[s]) < hand_size(state.seats))
+        return [ActionHint("deal", f"Deal {state.names[s]}'s cards {note}")]
+    if state.phase is Phase.MARKET:
+        return [ActionHint("bonus", f"Lay out the next bonus pile {note}")]
+    if state.phase is Phase.PLAY:
+        hints: list[ActionHint] = []
+        if any(state.drawing):
+            hints.append(ActionHint("draw", f"Draw a Recycler's cards {note}"))
+        if any(state.face_down_due):
+            hints.append(ActionHint("reveal", f"Turn over a face-down bonus card {note}"))
+        return hints
+    return []
+
+
 # views ------------------------------------------------------------------------------------
 def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
     cat = state.catalog
@@ -1322,6 +1392,8 @@ def _actions(state: WasteState, actor: Actor) -> list[ActionHint]:
                 hints.append(
                     ActionHint("reveal", f"{state.names[s]}'s face-down bonus card", {"seat": s}, (Field("card", "card id or type", "text"),))
                 )
+    if actor.kind is ActorKind.HOST:
+        hints += _software_hints(state)
     for s in range(n):
         label = f"Scan {state.names[s]}'s station"
         if state.phase is Phase.PLAY and not state.sorted[s]:
