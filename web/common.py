@@ -212,7 +212,7 @@ def submit(table: Table, command: Command) -> Result:
         return Result(400, err.code, str(err))
     except Refusal as err:
         return Result(422, err.code, str(err))
-    lines = [e.render() for e in accepted.explanations if e.audience is None]
+    lines = [e.text for e in accepted.explanations if e.audience is None]
     return Result(200, "ok", " ".join(lines[:2]) or "Done.")
 
 

@@ -5,11 +5,13 @@ cookie on another device."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.commands import Actor
-from companion.games.base import seat_viewer
+from companion.games.base import TABLE_SCREEN, seat_viewer
 from companion.table import Table
 from web.common import (
     answer,
@@ -122,18 +124,26 @@ def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
 def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     d = dash()
     finished = d.finished(table)
+    view = table.view(seat_viewer(seat))
     return {
+        "private": private_part(view["game_view"], table.view(TABLE_SCREEN)["game_view"]),
         "table": table,
         "seat": seat,
         "seat_name": table.seat_names[seat],
         "seat_colour": table.config.seats[seat].colour,
-        "view": table.view(seat_viewer(seat)),
+        "view": view,
         "actions": [] if finished else table.actions(Actor.of_seat(seat)),
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),
         "private_link": join_url(url_for("seat.private_link", table_id=table.id, seat=seat, token=token)),
     }
+
+
+def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """What only this seat sees: the top-level parts of its view that the
+    table screen does not have (or has differently)."""
+    return {k: v for k, v in mine.items() if k not in public or public[k] != v}
 
 
 @bp.get("/s/<table_id>/<int:seat>")

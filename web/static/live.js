@@ -18,8 +18,8 @@
     el.className = "toast " + (kind || "ok");
     el.textContent = message;
     box.appendChild(el);
-    setTimeout(function () { el.classList.add("gone"); }, 4200);
-    setTimeout(function () { el.remove(); }, 5000);
+    setTimeout(function () { el.classList.add("gone"); }, 2600);
+    setTimeout(function () { el.remove(); }, 3300);
   }
 
   function fadeFlashes() {

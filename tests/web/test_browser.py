@@ -1,0 +1,281 @@
+"""The dashboard in a real headless Chromium (Debian's /usr/bin/chromium via
+Playwright): the table screen and two phones join, play real actions, see
+live updates arrive, and never see each other's secrets.  Screenshots go to
+``test-artifacts/``."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from companion.commands import CHANCE, Command
+from companion.games import GAMES
+from companion.store import Store
+from companion.table import Room, Table
+from web import dashboard_of
+
+from .conftest import JOIN, PIN, make_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+TV = {"viewport": {"width": 1600, "height": 900}}
+
+if not CHROMIUM.exists():
+    pytest.skip("BROWSER TESTS SKIPPED: /usr/bin/chromium is missing (make test installs Debian's chromium)",
+                allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+class LiveServer:
+    def __init__(self, app: Flask) -> None:
+        from werkzeug.serving import make_server
+
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[tuple[LiveServer, Flask]]:
+    room = Room(Store(tmp_path / "browser.sqlite3"))
+    app = make_app(room)
+    server = LiveServer(app)
+    yield server, app
+    server.stop()
+    room.store.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+def join(browser: Any, base: str, seat_name: str) -> Any:
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    page.goto(f"{base}/j")
+    page.fill("input[name=code]", JOIN)
+    page.click("button:has-text('Join')")
+    page.click(f"button.seat-button:has-text('{seat_name}')")
+    page.wait_for_url(re.compile(r"/s/t-[0-9a-f]+/\d$"))
+    page.wait_for_selector("#conn.on")
+    return page
+
+
+def table_screen(browser: Any, base: str) -> Any:
+    context = browser.new_context(**TV)
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#conn.on")
+    return page
+
+
+def test_toy_game_host_table_screen_and_two_phones(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+    server, app = live
+    base = server.url
+    # the host logs in and opens a table
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.set_default_timeout(8000)
+    host.goto(base + "/host")
+    host.fill("input[name=pin]", PIN)
+    host.click("button:has-text('Log in')")
+    host.click("a:has-text('Secretive')")
+    shot(host, "host-new-table")
+    host.fill("input[name='seat.0']", "Ann")
+    host.fill("input[name='seat.1']", "Bob")
+    host.click("button:has-text('Open the table')")
+    host.wait_for_selector("text=Undo and corrections")
+    table = dashboard_of(app).current()
+    assert table is not None
+    screen = table_screen(browser, base)
+    ann = join(browser, base, "Ann")
+    bob = join(browser, base, "Bob")
+    assert ann.locator(".phone-status.your-turn").count() == 1
+    assert bob.locator(".phone-status.your-turn").count() == 0
+    # Ann pays: a money move asks first, on the page
+    ann.fill("form[data-key^='pay'] input[name='f.amount']", "3")
+    ann.click("form[data-key^='pay'] button.big")
+    ann.wait_for_selector("#sheet:not([hidden])")
+    shot(ann, "phone-confirm")
+    ann.click("#sheet [data-sheet=yes]")
+    screen.wait_for_selector(".log-line:has-text('Seat 0 pays into the pot')")
+    bob.wait_for_selector(".phone-status.your-turn")
+    assert table.state.purses[0] == 7
+    # Bob paints with a pill choice; everyone sees it live
+    bob.click("form[data-key^='paint'] .pill:has-text('Green')")
+    bob.click("form[data-key^='paint'] button.big")
+    screen.wait_for_selector(".log-line:has-text('paints green')")
+    ann.wait_for_selector(".log-line:has-text('paints green')", state="attached")
+    ann.click("form[data-key^='mix'] .pill:has-text('Red')")
+    ann.click("form[data-key^='mix'] .pill:has-text('Blue')")
+    ann.click("form[data-key^='mix'] button.big")
+    bob.wait_for_selector(".log-line:has-text('mixes 2 colours')", state="attached")
+    # the die is awaited: the host enters it by hand
+    host.wait_for_selector("text=d6 die")
+    host.click(".pill:has-text('5')")
+    host.click("button:has-text('Enter the roll')")
+    screen.wait_for_selector(".log-line:has-text('The die shows 5')")
+    # a stale form: the page still shows an old state when the player taps
+    old = table.state_no
+    table.submit(_seat_pass(table))
+    now = table.state_no
+    player = ann if table.state.turn == 0 else bob
+    player.wait_for_function(f"document.querySelector('.live-root').dataset.state >= {now}")
+    player.evaluate(
+        f"document.querySelector(\"form[data-key^='pass'] input[name=state_no]\").value = '{old}'")
+    player.click("form[data-key^='pass'] button.big")
+    player.wait_for_selector(".toast.stale:has-text('Someone moved first')")
+    assert table.state_no == now
+    shot(screen, "table-toy")
+    shot(ann, "phone-toy-ann")
+    shot(bob, "phone-toy-bob")
+    shot(host, "host-toy")
+    # secrets: each phone shows its own word and never the other's
+    words = table.state.words
+    ann_text, bob_text, screen_text = ann.content(), bob.content(), screen.content()
+    assert words[0] in ann_text and words[1] not in ann_text
+    assert words[1] in bob_text and words[0] not in bob_text
+    assert words[0] not in screen_text and words[1] not in screen_text
+    assert f"PURSE-1:{table.state.purses[1]}" not in ann_text
+    # a citation opens the seed's words
+    screen.click(".cite >> nth=0")
+    screen.wait_for_selector("#rule-box:not([hidden]) .rule-passage")
+    shot(screen, "table-rule")
+
+
+def _seat_pass(table: Table) -> Command:
+    from companion.commands import Actor
+
+    return Command(Actor.of_seat(table.state.turn), "pass", {}, None, "test")
+
+
+def _deal_muell(table: Table) -> None:
+    """The host's software shuffle, then every card dealt (as the hardware would)."""
+    from companion.games.muell_money import shuffle_command
+
+    table.submit(shuffle_command(table.state))
+    while table.state.phase.value == "deal":
+        table.submit(Command(CHANCE, "deal", {}, None, "test"))
+
+
+@pytest.mark.skipif("muell-money" not in GAMES, reason="Müll + Money has not landed")
+def test_muell_money_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+    server, app = live
+    table = dashboard_of(app).open_table("muell-money", ["Ann", "Bob"], {})
+    _deal_muell(table)
+    screen = table_screen(browser, server.url)
+    ann = join(browser, server.url, "Ann")
+    bob = join(browser, server.url, "Bob")
+    first, second = (ann, bob) if table.state.turn == 0 else (bob, ann)
+    before = table.state_no
+    first.click("form[data-key^='choose'] button.big >> nth=0")
+    screen.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before}")
+    second.wait_for_selector(".phone-status.your-turn")
+    second.click("form[data-key^='choose'] button.big >> nth=0")
+    screen.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 1}")
+    _secrets_stay_home(table, ann, bob, screen, "muell")
+
+
+def _secrets_stay_home(table: Table, ann: Any, bob: Any, screen: Any, name: str) -> None:
+    from companion.games.base import seat_viewer
+
+    ann.wait_for_timeout(300)
+    shot(screen, f"table-{name}")
+    shot(ann, f"phone-{name}-ann")
+    shot(bob, f"phone-{name}-bob")
+    cash = []
+    for seat in (0, 1):
+        view = table.view(seat_viewer(seat))["game_view"]
+        mine = view.get("you") or view.get("me") or {}
+        cash.append(mine.get("cash", mine.get("gold")))
+    for page, seat in ((ann, 0), (bob, 1)):
+        shown = page.locator("[data-secret=cash], [data-secret=gold]").all_inner_texts()
+        if cash[seat] is not None:
+            assert shown and all(str(cash[seat]) in s for s in shown), (shown, cash)
+            assert all(str(cash[1 - seat]) not in s for s in shown) or cash[0] == cash[1]
+    assert screen.locator("[data-secret]").count() == 0
+
+
+@pytest.mark.skipif("world-of-waste" not in GAMES, reason="World of Waste has not landed")
+def test_world_of_waste_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+    server, app = live
+    table = dashboard_of(app).open_table("world-of-waste", ["Ann", "Bob"], {})
+    screen = table_screen(browser, server.url)
+    ann = join(browser, server.url, "Ann")
+    bob = join(browser, server.url, "Bob")
+    hands = {0: "SEL-3, PAP-5, PAP-8, MET-14, TEX-10, PLA-1, PAP-2",
+             1: "FOOD-16, LEL-5, MET-7, MET-8, PAP-11, PLA-11, FOOD-14"}
+    for page, seat in ((ann, 0), (bob, 1)):
+        page.fill("form[data-key^='deal'] input[name='f.cards']", hands[seat])
+        page.click("form[data-key^='deal'] button.big")
+        page.wait_for_selector("form[data-key^='pick'], .phone-status:not(.your-turn)")
+    screen.wait_for_function("document.querySelector('.live-root').dataset.state >= 2")
+    assert table.state_no >= 2
+    ann.wait_for_selector("form[data-key^='pick']")
+    before = table.state_no
+    ann.click("form[data-key^='pick'] button.big >> nth=0")
+    screen.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before}")
+    bob.wait_for_timeout(300)
+    # Ann's drafted cards are hers alone: not on Bob's phone, not on the table screen
+    from companion.games.base import seat_viewer
+
+    from .play import shows
+
+    ann_hand = table.view(seat_viewer(0))["game_view"]["me"]["hand"]
+    bob_own = json.dumps(table.view(seat_viewer(1))["game_view"])
+    assert ann_hand
+    bob_text, screen_text = bob.content(), screen.content()
+    for card in ann_hand:
+        assert not shows(screen_text, card)
+        if card not in bob_own:
+            assert not shows(bob_text, card), card
+    assert all(shows(ann.content(), card) for card in ann_hand)
+    _secrets_stay_home(table, ann, bob, screen, "waste")
+
+
+@pytest.mark.skipif("money-maker" not in GAMES, reason="Money Maker has not landed")
+def test_money_maker_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+    server, app = live
+    table = dashboard_of(app).open_table("money-maker", ["Ann", "Bob"], {})
+    screen = table_screen(browser, server.url)
+    ann = join(browser, server.url, "Ann")
+    bob = join(browser, server.url, "Bob")
+    # the free bidding for the first turn, from both phones
+    ann.fill("form[data-key^='bid'] input[name='f.amount']", "3")
+    ann.click("form[data-key^='bid'] button.big")
+    screen.wait_for_function("document.querySelector('.live-root').dataset.state >= 1")
+    bob.wait_for_function("document.querySelector('.live-root').dataset.state >= 1")
+    bob.fill("form[data-key^='bid'] input[name='f.amount']", "4")
+    bob.click("form[data-key^='bid'] button.big")
+    screen.wait_for_function("document.querySelector('.live-root').dataset.state >= 2")
+    ann.wait_for_function("document.querySelector('.live-root').dataset.state >= 2")
+    assert table.state_no >= 2
+    _secrets_stay_home(table, ann, bob, screen, "money")
