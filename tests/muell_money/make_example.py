@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.commands import CHANCE, Actor, Command
 from companion.games.base import ActionHint
+from companion.games.muell_money import shuffle_command
 from companion.games.muell_money.state import MuellState, Phase
 from tests.muell_money.player import GAME, config, fill
 
@@ -81,13 +82,19 @@ def sensible(state: MuellState, actor: Actor, rng: random.Random) -> Command:
     return Command(actor, h.command, fill(h, rng))
 
 
-def build(seed: int) -> dict[str, Any]:
+def build(seed: int, seats: int = 2, *, software: bool = False,
+          options: dict[str, str] | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
-    cfg = config(2, start_seat=0)
+    cfg = config(seats, options, start_seat=0)
     state = GAME.setup(cfg)
     commands: list[dict[str, Any]] = []
     while not GAME.is_over(state):
-        if state.phase is Phase.DEAL:
+        if state.phase is Phase.DEAL and software:
+            if state.deck_order:
+                command = Command(CHANCE, "deal", {})
+            else:
+                command = shuffle_command(state, rng)
+        elif state.phase is Phase.DEAL:
             cards = [k for k, v in state.deck.items() for _ in range(v)]
             command = Command(CHANCE, "deal", {"card": rng.choice(cards)})
         else:
@@ -106,23 +113,41 @@ def build(seed: int) -> dict[str, Any]:
         move = GAME.parse(state, command)
         GAME.check(state, move)
         state = GAME.apply(copy.deepcopy(state), move).state
-        who = "chance" if command.actor == CHANCE else state.seats[command.actor.seat or 0].name
+        who = str(command.actor) if command.actor.seat is None else state.seats[command.actor.seat].name
         commands.append({"actor": who, "do": command.name, **dict(command.args)})
     return {
         "game": "muell-money",
         "seats": [{"name": s.name, "colour": s.colour} for s in cfg.seats],
-        "options": {},
+        "options": dict(options or {}),
         "start_seat": cfg.seats[0].name,
         "commands": commands,
     }
 
 
+def dump(script: dict[str, Any]) -> str:
+    """JSON with one command per line, so the script reads like a game record."""
+    head = {k: v for k, v in script.items() if k != "commands"}
+    lines = [json.dumps(c, ensure_ascii=False) for c in script["commands"]]
+    inner = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    return inner + ',\n "commands": [\n  ' + ",\n  ".join(lines) + "\n ]\n}\n"
+
+
 def main() -> None:
+    """``SEED [OUT [SEATS [software]]]``"""
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    script = build(seed)
+    seats = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    software = len(sys.argv) > 4 and sys.argv[4] == "software"
+    script = build(seed, seats, software=software)
+    if software:
+        # two refusals a table might meet, marked as expected: the run goes on
+        first = script["commands"][0]["order"][0]
+        wrong = "Growth" if first != "Growth" else "Order"
+        script["commands"][1:1] = [
+            {"actor": "chance", "do": "deal", "card": wrong, "expect": "rejected"},
+            {"actor": script["seats"][0]["name"], "do": "play", "card": "Order", "expect": "rejected"},
+        ]
     out = Path(sys.argv[2]) if len(sys.argv) > 2 else Path("docs/examples/muell-money.json")
-    text = json.dumps(script, indent=1, ensure_ascii=False)
-    out.write_text(text + "\n", encoding="utf-8")
+    out.write_text(dump(script), encoding="utf-8")
     print(f"{out}: {len(script['commands'])} commands")
 
 
