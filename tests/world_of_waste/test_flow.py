@@ -437,3 +437,28 @@ def test_software_draws_play_a_whole_game(room: Room) -> None:
         table.submit(rt.next_command())
     assert software >= 3 * (3 + 2)
     assert len(state_of(table).round_totals) == 3
+
+
+def test_every_citation_quotes_the_seed_verbatim() -> None:
+    """Each rule the game cites names a real section of seed 001 and quotes it
+    word for word ('...' and ' / ' join separate passages)."""
+    import re
+
+    from companion.games.world_of_waste import game as game_module
+    from companion.games.world_of_waste import scoring
+    from companion.rules import Citation
+
+    seed = (Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_93425c0437d9019a.txt")
+    if not seed.exists():
+        pytest.skip("the rule texts are not beside the work tree")
+    text = seed.read_text(encoding="utf-8")
+    flat = re.sub(r"\s+", " ", text.replace("**", ""))
+    headings = {line.strip().rstrip(":") for line in text.splitlines() if line.strip()}
+    cites = [v for m in (game_module, scoring) for v in vars(m).values() if isinstance(v, Citation)]
+    assert len(cites) > 20
+    for c in cites:
+        if c.seed != "001":
+            continue
+        assert c.section in headings, c.section
+        for part in re.split(r" \.\.\. | / ", c.quote):
+            assert part.strip(" .") in flat, (c.section, part)

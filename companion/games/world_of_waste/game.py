@@ -121,6 +121,7 @@ SORT_RULE = cite(
     "The cards in front of the player in their recycling station remain there the rest of the game.",
 )
 ROUNDS_RULE = cite(SEED, "The winner of WASTE", "Start again from stage one unless you have played the third and last round.")
+SUMMARY_RULE = cite(SEED, "6. Sort the waste", "Each type of waste gives different points and is explained further down.")
 CARD_RULE = cite("notes", "World of Waste", "card counts are unknown: the deck is the edition's data")
 
 
@@ -447,9 +448,10 @@ class WorldOfWaste(Game[WasteState, Move]):
         if not unverified:
             return []
         return [
-            f"{len(unverified)} World of Waste component values are unverified defaults "
-            f"(the card counts, some auction values, Paper for 3..7 cards): {'; '.join(unverified)}. "
-            "The score sheet says when one was used; correct them with an edition file (docs/editions.md)."
+            f"{len(unverified)} World of Waste data values are unverified defaults (card counts, "
+            "auction values, Paper for 3-7 cards); the score sheet says when one was used. "
+            "Correct them with an edition file (docs/editions.md).",
+            "Unverified: " + "; ".join(unverified),
         ]
 
     def status(self, state: WasteState) -> str:
@@ -1160,7 +1162,7 @@ def _end_round(state: WasteState) -> list[Explanation]:
         say(
             f"Scores after round {state.round}: "
             + ", ".join(f"{state.names[s.seat]} {s.total}" for s in scored),
-            *scored[0].citations,
+            SUMMARY_RULE,
         )
     ]
     if state.round == ROUNDS:
