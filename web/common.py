@@ -101,6 +101,7 @@ def init_app(app: Flask) -> None:
         to_json=lambda v: json.dumps(v, sort_keys=True, default=str),
         score_chart=score_chart,
     )
+    app.jinja_env.filters["clock"] = clock
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -121,6 +122,13 @@ def init_app(app: Flask) -> None:
                 return answer(404, str(err), err.code, "/")
             return message_page("No such table", str(err), "/", 404)
         return answer(400, str(err), err.code, request.referrer or "/")
+
+
+def clock(at: Any) -> str:
+    try:
+        return time.strftime("%H:%M:%S", time.localtime(float(at)))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return ""
 
 
 def humanize(key: Any) -> str:

@@ -154,7 +154,18 @@ def _hardware() -> dict[str, Any] | None:
 
 
 def _hardware_mark() -> str:
-    return json.dumps(_hardware(), sort_keys=True, default=str)
+    """What makes the host page redraw: new notices, a device going on or
+    off line, an observation applied (not every changing counter)."""
+    hw = _hardware()
+    if hw is None:
+        return ""
+    st = hw["status"]
+    parts = [hw["notices"][:1], st.get("error"), st.get("applied"), st.get("refused")]
+    for key in ("camera", "dice"):
+        part = st.get(key)
+        if isinstance(part, dict):
+            parts += [part.get("online"), part.get("problem")]
+    return json.dumps(parts, sort_keys=True, default=str)
 
 
 def host_context(table: Table) -> dict[str, Any]:
