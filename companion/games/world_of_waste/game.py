@@ -167,6 +167,7 @@ class WasteState:
     unseen: int  # incinerated face-down cards nobody recorded
     assumed: set[str]  # ids given by type only: any copy of that type
     round_totals: list[list[int]]
+    round_lines: list[list[dict[str, int]]] = field(default_factory=list)  # per round, per seat: type -> points
 
     @property
     def seats(self) -> int:
@@ -1158,6 +1159,7 @@ def _end_round(state: WasteState) -> list[Explanation]:
     scored = score_stations(cat, [_counts(cat, s) for s in state.stations])
     totals = [s.total for s in scored]
     state.round_totals.append(totals)
+    state.round_lines.append([{ln.label: ln.points for ln in s.lines} for s in scored])
     lines = [
         say(
             f"Scores after round {state.round}: "
@@ -1165,6 +1167,9 @@ def _end_round(state: WasteState) -> list[Explanation]:
             SUMMARY_RULE,
         )
     ]
+    for sc in scored:
+        parts = ", ".join(f"{ln.label} {ln.points}" for ln in sc.lines if ln.points)
+        lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE))
     if state.round == ROUNDS:
         state.phase = Phase.OVER
         ranking = sorted(range(state.seats), key=lambda s: (-totals[s], -scored[s].auction_value, s))
@@ -1328,7 +1333,10 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
             "cards": list(state.incineration),
             "unseen": state.unseen,
         },
-        "round_scores": [{"round": i + 1, "totals": t} for i, t in enumerate(state.round_totals)],
+        "round_scores": [
+            {"round": i + 1, "totals": t, "lines": state.round_lines[i] if i < len(state.round_lines) else []}
+            for i, t in enumerate(state.round_totals)
+        ],
         "card_types": [
             {
                 "key": t.key,
@@ -1369,7 +1377,8 @@ def _actions(state: WasteState, actor: Actor) -> list[ActionHint]:
     if state.phase is Phase.OVER:
         return []
     if actor.kind is ActorKind.SEAT:
-        assert actor.seat is not None
+        if actor.seat is None or not 0 <= actor.seat < n:
+            return []
         return _seat_actions(state, actor.seat)
     hints: list[ActionHint] = []
     cards_field = Field("cards", "card ids (PAP-3) or types, comma separated", "text")
