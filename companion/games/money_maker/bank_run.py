@@ -269,10 +269,14 @@ def promote(state: MoneyMakerState, seat: int, paid: int, lines: Lines) -> None:
         return
     old = bank.rating
     move_to_ring(state, bank, rating)
+    rest = (
+        f"; its remaining {bank.on_board} credit moves to the new ring (redistribute to choose the blocks)"
+        if bank.on_board
+        else ""
+    )
     lines.append(
         say(
-            f"{state.names[seat]} paid {paid} at once and is promoted from {ring_name(state, old)} to {ring_name(state, rating)}; "
-            f"its remaining credit moves to the new ring (redistribute to choose the blocks)",
+            f"{state.names[seat]} paid {paid} at once and is promoted from {ring_name(state, old)} to {ring_name(state, rating)}{rest}",
             C.PROMOTION,
         )
     )
