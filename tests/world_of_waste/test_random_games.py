@@ -58,6 +58,7 @@ def check_secrets(table: Table, st: WasteState, public: set[str], *, logs: bool)
     """No seat's private cards in the table screen, the host's screen, or another seat's view."""
     screens = {"table": table.view(TABLE_SCREEN), "host": table.view(HOST_SCREEN)}
     for name, view in screens.items():
+        assert "me" not in view["game_view"]
         shown = set(ID.findall(str(view if logs else view["game_view"])))
         for s in range(st.seats):
             leak = shown & private_cards(st, s, public)
@@ -143,6 +144,8 @@ def test_random_game(room: Room, seats: int, seed: int, mode: str) -> None:
     for r in (1, 2):
         totals = st.round_totals[r - 1]
         assert totals[st.bosses[r]] == min(totals)
+    # the breakdown per waste type adds up to each round's totals
+    assert [[sum(seat.values()) for seat in rnd] for rnd in st.round_lines] == st.round_totals
 
 
 def test_many_short_seeds_stay_consistent(room: Room) -> None:
