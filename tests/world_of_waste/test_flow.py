@@ -462,3 +462,15 @@ def test_every_citation_quotes_the_seed_verbatim() -> None:
         assert c.section in headings, c.section
         for part in re.split(r" \.\.\. | / ", c.quote):
             assert part.strip(" .") in flat, (c.section, part)
+
+
+def test_host_hands_round_one_boss_card_before_the_deal(room: Room) -> None:
+    table = new_table(room, 3, boss=0)
+    refused(table, NotYourTurn, "host hands out", seat(1), "boss", seat=1)
+    do(table, HOST, "boss", seat="Cy")
+    st = state_of(table)
+    assert st.boss == 2 and st.bosses == [2]
+    cmd = GAME.card_command(st, "PAP", 1)
+    assert dict(cmd.args)["seat"] == 0  # the boss deals from its left
+    table.submit(cmd)
+    refused(table, IllegalMove, "chosen before round 1 is dealt", HOST, "boss", seat=1)

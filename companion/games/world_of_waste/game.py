@@ -59,6 +59,11 @@ BOSS_RULE = cite(
     "1. Select a boss",
     "In round two and three, the boss card is given to the player who has earned the fewest points",
 )
+FIRST_BOSS_RULE = cite(
+    SEED,
+    "1. Select a boss",
+    "Find out who most recently took out waste at home. Reward that player with the boss card",
+)
 BOSS_TIE_RULE = cite(
     SEED,
     "6. Sort the waste",
@@ -198,6 +203,7 @@ COMMANDS: Mapping[str, str] = {
     "draw": "chance, host or the seat: the cards a Recycler draws",
     "sort": "seat: put the hand into the station (optionally with the scanned station)",
     "station": "host or chance: a seat's whole station as scanned card ids",
+    "boss": "host: give round 1's boss card to another seat before any card is dealt",
 }
 
 
@@ -359,6 +365,10 @@ class WorldOfWaste(Game[WasteState, Move]):
             if given:
                 self._need_exact(refs, "sort")
             return Move(command.actor, name, seat, refs, scan=given)
+        if name == "boss":
+            if seat is None:
+                raise InvalidCommand("'boss' needs 'seat' (who gets the boss card)")
+            return Move(command.actor, name, seat)
         # station
         if seat is None:
             raise InvalidCommand("'station' needs 'seat' (whose station the scan shows)")
@@ -740,8 +750,23 @@ def _perform(state: WasteState, move: Move) -> list[Explanation]:
         "draw": _draw,
         "sort": _sort,
         "station": _station,
+        "boss": _boss,
     }[move.name]
     return handler(state, move)
+
+
+def _boss(state: WasteState, move: Move) -> list[Explanation]:
+    if move.actor.kind is not ActorKind.HOST:
+        raise NotYourTurn("the host hands out round 1's boss card", FIRST_BOSS_RULE)
+    if state.round != 1 or state.phase is not Phase.DEAL or any(state.dealt):
+        raise IllegalMove(
+            "the boss card is chosen before round 1 is dealt; later the seat with the fewest points gets it",
+            BOSS_RULE,
+        )
+    assert move.seat is not None
+    state.boss = move.seat
+    state.bosses = [move.seat]
+    return [say(f"{state.names[move.seat]} is the boss for round 1 and deals", FIRST_BOSS_RULE)]
 
 
 def _deal(state: WasteState, move: Move) -> list[Explanation]:
@@ -1404,6 +1429,15 @@ def _actions(state: WasteState, actor: Actor) -> list[ActionHint]:
                     ActionHint("reveal", f"{state.names[s]}'s face-down bonus card", {"seat": s}, (Field("card", "card id or type", "text"),))
                 )
     if actor.kind is ActorKind.HOST:
+        if state.round == 1 and state.phase is Phase.DEAL and not any(state.dealt):
+            hints.append(
+                ActionHint(
+                    "boss",
+                    "Give the boss card to (round 1)",
+                    {},
+                    (Field("seat", "seat", "choice", tuple(Choice(s, state.names[s]) for s in range(n)), default=state.boss),),
+                )
+            )
         hints += _software_hints(state)
     for s in range(n):
         label = f"Scan {state.names[s]}'s station"
