@@ -7,6 +7,9 @@ import sys
 
 #: benchmark modules, each with ``main(argv) -> int`` writing its own section
 BENCHMARKS: dict[str, str] = {
+    "qr": "benchmarks.qr",
+    "latency": "benchmarks.latency",
+    "load": "benchmarks.load",
 }
 
 

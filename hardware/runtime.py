@@ -367,6 +367,11 @@ class HardwareRuntime:
             },
         }
 
+    def latencies(self) -> list[float]:
+        """Seconds from each applied observation's frame (or line) to its
+        command being applied, most recent last (at most 500)."""
+        return list(self._latencies)
+
     def _camera_online_now(self) -> bool:
         return self.frames is not None and self._camera_online
 
