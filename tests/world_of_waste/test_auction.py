@@ -66,6 +66,16 @@ def test_next_boss_fewest_points_then_left_of_the_boss() -> None:
     assert next_boss([3, 3, 9, 3], boss=0) == 1
     assert next_boss([3, 8, 9, 3], boss=0) == 3
     assert next_boss([5, 5], boss=1) == 0
+    # the other reading (a table setting): a tied boss keeps the card
+    assert next_boss([3, 3, 9, 3], boss=0, boss_keeps=True) == 0
+    assert next_boss([3, 3, 9, 3], boss=2, boss_keeps=True) == 3
+    assert next_boss([5, 5], boss=1, boss_keeps=True) == 1
+
+
+def test_the_boss_tie_reading_is_a_table_option(room: Room) -> None:
+    assert [o.key for o in GAME.options] == ["boss_tie"]
+    table = room.open_table("world-of-waste", ["Ada", "Ben"], {"boss_tie": "boss-keeps"})
+    assert state_of(table).boss_tie == "boss-keeps"
 
 
 # at the table -----------------------------------------------------------------------------

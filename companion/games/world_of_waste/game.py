@@ -50,7 +50,7 @@ from companion.games.world_of_waste.catalog import (
     read_catalog,
 )
 from companion.games.world_of_waste.scoring import WINNER_RULE, score_sheet, score_stations
-from companion.rules import Citation, Explanation, cite, say
+from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
 
 SEED = "001"
 ROUNDS = 3
@@ -173,6 +173,7 @@ class WasteState:
     assumed: set[str]  # ids given by type only: any copy of that type
     round_totals: list[list[int]]
     round_lines: list[list[dict[str, int]]] = field(default_factory=list)  # per round, per seat: type -> points
+    boss_tie: str = "passes"  # the table's reading of the boss tie (rules option ``boss_tie``)
 
     @property
     def seats(self) -> int:
@@ -254,11 +255,14 @@ def auction_order(offers: Sequence[Sequence[str]], boss: int, catalog: Catalog) 
     return places
 
 
-def next_boss(totals: Sequence[int], boss: int) -> int:
+def next_boss(totals: Sequence[int], boss: int, *, boss_keeps: bool = False) -> int:
     """The seat with the fewest points; among ties the one closest to the left
-    of the current boss (the boss itself comes last)."""
+    of the current boss.  The current boss, if tied, comes last (reading
+    ``passes``) or keeps the card (reading ``boss-keeps``)."""
     n = len(totals)
     low = min(totals)
+    if boss_keeps and totals[boss] == low:
+        return boss
     return min((s for s in range(n) if totals[s] == low), key=lambda s: (s - boss - 1) % n)
 
 
@@ -269,7 +273,30 @@ class WorldOfWaste(Game[WasteState, Move]):
     min_seats = 2
     max_seats = 4
     seeds = (SEED,)
-    options = ()
+    options = (
+        RuleOption(
+            "boss_tie",
+            "The current boss ties for the fewest points",
+            (
+                Reading(
+                    "passes",
+                    "the boss card passes to the tied seat closest to the left of the boss; the boss comes last",
+                    (BOSS_TIE_RULE,),
+                ),
+                Reading(
+                    "boss-keeps",
+                    "a boss tied for the fewest points keeps the boss card",
+                    (BOSS_RULE,),
+                ),
+            ),
+            "passes",
+            disputed=False,
+            why_default=(
+                "seed 001 gives the card to the tied player 'closest to the left of the current boss'; "
+                "nobody is to the left of themselves, and the card is a consolation for the lowest"
+            ),
+        ),
+    )
     data_file = "components.json"
 
     # data -------------------------------------------------------------------------
@@ -322,6 +349,7 @@ class WorldOfWaste(Game[WasteState, Move]):
             unseen=0,
             assumed=set(),
             round_totals=[],
+            boss_tie=str(config.options.get("boss_tie", "passes")),
         )
         _start_round(state)
         return state
@@ -1211,7 +1239,7 @@ def _end_round(state: WasteState) -> list[Explanation]:
         else:
             lines.append(say(text, ROUNDS_RULE))
         return lines
-    new_boss = next_boss(totals, state.boss)
+    new_boss = next_boss(totals, state.boss, boss_keeps=state.boss_tie == "boss-keeps")
     low = min(totals)
     tied_low = [s for s in range(state.seats) if totals[s] == low]
     rule = BOSS_TIE_RULE if len(tied_low) > 1 else BOSS_RULE
