@@ -17,7 +17,8 @@ from hardware.spread import scan_spread, station_card_ids
 
 def still_of(payloads: list[str], size: tuple[int, int] = (4056, 3040), module_px: int = 6) -> np.ndarray:
     """A 12 MP-class still: the cards spread over the table."""
-    return compose(size, [tag_image(p, module_px=module_px) for p in payloads], background=120)
+    still: np.ndarray = compose(size, [tag_image(p, module_px=module_px) for p in payloads], background=120)
+    return still
 
 
 def test_a_world_of_waste_station_from_one_still() -> None:
