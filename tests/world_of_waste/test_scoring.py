@@ -169,6 +169,11 @@ def test_tie_break_is_the_auction_value_of_the_station(catalog: Catalog) -> None
     # Paper 1 + 1 = 2 against Food 1 + 1 + 1 = 3 (default auction values)
     assert [s.tiebreak for s in sheet.seats] == [2, 3]
     assert sheet.ranking() == [1, 0]
+    # the tie was broken with unverified auction values: the sheet says so
+    assert any("tie-break" in n and "Food waste 1" in n and "Paper 1" in n for n in sheet.notes)
+    # without a tie on points, the auction values decide nothing: no such note
+    sheet = score_scanned_stations(catalog, [["PAP-3", "PAP-4"], ["FOOD-5"]])
+    assert not any("tie-break" in n for n in sheet.notes)
 
 
 # scanned stations -------------------------------------------------------------------------

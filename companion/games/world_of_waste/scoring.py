@@ -169,8 +169,9 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
     return out
 
 
-def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[str]:
-    """The unverified data values these stations' scores and tie-breaks depend on."""
+def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]], tied: Sequence[int] = ()) -> list[str]:
+    """The unverified data values these stations' scores depend on, and the
+    auction values of the seats ``tied`` on points (whom the tie-break orders)."""
     notes: list[str] = []
     rests = sorted({s["paper"] % PAPER_RUN for s in stations} - {0})
     guessed = [n for n in rests if not catalog.paper[n - 1].verified]
@@ -181,7 +182,7 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[
             + " cards were scored with an unverified default of the Paper table "
             + "(" + ", ".join(f"{n} → {catalog.paper[n - 1].value}" for n in guessed) + ")"
         )
-    present = sorted({k for s in stations for k, n in s.items() if n > 0})
+    present = sorted({k for i in tied for k, n in stations[i].items() if n > 0})
     hammers = [catalog.type(k) for k in present if not catalog.type(k).hammer.verified]
     if hammers:
         notes.append(
@@ -193,7 +194,9 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[
 
 def score_sheet(catalog: Catalog, stations: Sequence[Counter[str]], *, final: bool, extra_notes: Sequence[str] = ()) -> ScoreSheet:
     scored = score_stations(catalog, stations)
-    notes = list(extra_notes) + unverified_used(catalog, stations)
+    totals = Counter(s.total for s in scored)
+    tied = [s.seat for s in scored if totals[s.total] > 1]
+    notes = list(extra_notes) + unverified_used(catalog, stations, tied)
     if notes:
         notes.append("correct unverified values with an edition file (docs/editions.md, docs/games/world-of-waste.md)")
     return ScoreSheet(
