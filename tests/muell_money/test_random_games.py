@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -86,11 +85,10 @@ def views_without_cash(state: MuellState) -> None:
     assert "you" not in GAME.view(state, TABLE_SCREEN) and "you" not in GAME.view(state, HOST_SCREEN)
 
 
-@pytest.mark.parametrize("batch", range(4))
+@pytest.mark.parametrize("batch", range(5))
 def test_random_games_keep_every_invariant(batch: int) -> None:
-    """160 games (2-4 seats, all rules options mixed, physical and software
+    """200 games (2-4 seats, all rules options mixed, physical and software
     dealing) with the invariants checked after every step."""
-    started = time.monotonic()
     games = 0
     for seed in range(batch * 40, batch * 40 + 40):
         rng = random.Random(seed)
@@ -112,7 +110,6 @@ def test_random_games_keep_every_invariant(batch: int) -> None:
         assert sheet.final and len(sheet.ranking()) == seats
         games += 1
     assert games == 40
-    assert time.monotonic() - started < 60
 
 
 def test_no_view_shows_another_seats_cash() -> None:
