@@ -92,9 +92,13 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
         )
     )
     if sectors:
-        add_sectors(state, sectors, lines)
-    elif needed:
-        lines.append(say(f"Roll {needed} sector {'die' if needed == 1 else 'dice'} for the affected housing blocks", C.RUN_STEP1))
+        add_sectors(state, sectors[:needed], lines)
+    missing = needed - len(state.bank_run.sectors)
+    if missing > 0:
+        more = " more" if state.bank_run.sectors else ""
+        lines.append(
+            say(f"Roll {missing}{more} sector {'die' if missing == 1 else 'dice'} for the affected housing blocks", C.RUN_STEP1)
+        )
     if len(state.bank_run.sectors) >= needed:
         begin_settlement(state, lines)
 
