@@ -153,6 +153,8 @@ def test_higher_auction_value_then_left_of_the_boss(room: Room) -> None:
     do(table, seat(1), "offer", cards=hand_of(table, 1, "paper")[:1])  # value 1
     do(table, seat(2), "offer", cards=hand_of(table, 2, "metal"))  # value 3
     assert state_of(table).choosers == [2, 1]
+    log = " ".join(line["line"] for entry in table.log() for line in entry["lines"])
+    assert "higher auction value; unverified auction values used: Metal, Paper" in log
 
     table = to_auction(room, 3, boss=0)
     do(table, seat(0), "offer", cards=[])

@@ -932,7 +932,15 @@ def _reveal_auction(state: WasteState) -> list[Explanation]:
         text = f"{i + 1}. {state.names[place.seat]} with {place.count} card(s), value {place.value}"
         cites: list[Citation] = [AUCTION_ORDER_RULE]
         if why is not None:
-            text += f" ({why[0]})"
+            note = why[0]
+            if place.reason == "auction value":
+                guessed = sorted(
+                    {cat.name_of(c) for c in offers[place.seat] + offers[places[i + 1].seat]
+                     if not cat.type(cat.kind_of(c)).hammer.verified}
+                )
+                if guessed:
+                    note += f"; unverified auction values used: {', '.join(guessed)}"
+            text += f" ({note})"
             cites.append(why[1])
         lines.append(say(text, *cites))
     for s in range(state.seats):
