@@ -141,7 +141,7 @@ def test_wages_with_forced_loans_and_the_start_player_moves_left() -> None:
     wage_lines = [ln for ln in lines if "wages" in ln or "loan" in ln]
     assert wage_lines == [
         "Cy pays 5 M wages (500 workers) [000, Pay Workers]",
-        "Ann takes 1 loan to be able to pay: +10 M, 1 × −10 marker (1 loan in all) [000, Introduction]",
+        "Ann takes 1 loan to be able to pay: +10 M, 1 × −10 marker (1 loan in all) [004, Playing a Round]",
         "Ann pays 5 M wages (500 workers) [000, Pay Workers]",
         "Bob pays 5 M wages (500 workers) [000, Pay Workers]",
     ]

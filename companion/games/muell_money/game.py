@@ -428,11 +428,12 @@ class MuellMoney(Game[MuellState, Move]):
         me.loans += count
         state.bank_out += amount
         marker = f"{count} loan{'s' if count > 1 else ''}"
+        cites = (R.FORCED_LOAN, R.FORCED_LOAN_FINE) if why else (R.LOAN, R.LOAN_ANY_TIME)
         lines.append(
             say(
                 f"{me.name} takes {marker}{why}: +{_m(amount)}, {count} × −{state.comp.loan_amount} marker"
                 f" ({me.loans} loan{'s' if me.loans != 1 else ''} in all)",
-                R.LOAN,
+                *cites,
             )
         )
 
