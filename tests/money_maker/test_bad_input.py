@@ -156,7 +156,7 @@ def test_nonsense_arguments() -> None:
     _game_refuses(s, "chance", "draw", IllegalMove, "no investment card is drawn now", card="FARM")
     _game_refuses(s, "Bob", "deal", NotYourTurn, "one of its two banks", between=["Ann", "Ann"])
     _game_refuses(s, "host", "deal", IllegalMove, "two different banks", between=["Ann", "Ann"])
-    _game_refuses(s, "host", "deal", IllegalMove, "cannot give 99 gold", between=["Ann", "Bob"], gives={"Ann": {"gold": 99}})
+    _game_refuses(s, "host", "deal", IllegalMove, "does not hold 99 gold", between=["Ann", "Bob"], gives={"Ann": {"gold": 99}})
     _game_refuses(s, "Ann", "redistribute", IllegalMove, "right after a promotion", placement={"I": 0})
 
 

@@ -23,7 +23,6 @@ def test_opening_bid_of_the_textile_producer_is_5() -> None:
     s = started(["Will", "Ann"])
     slots = s.comp.markets["production"].slots
     # fill the production market up to the last slot priced 2, with a slot priced 3 below it
-    s.markets["production"] = max(i for i, p in enumerate(slots) if p == 2) + 1
     s.markets["production"] = next(i for i in range(len(slots), 0, -1) if slots[i - 1] == 2 and slots[i - 2] == 3)
     assert market_price(s, "production") == 2
     assert opening_bid(s, "TEXT-1") == 5

@@ -13,6 +13,7 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import (
     add_sectors,
     begin_settlement,
+    chips_left,
     extinguish,
     free_from_prison,
     move_chip,
@@ -466,7 +467,7 @@ def receive_earnings(state: MoneyMakerState, seat: int, earned: int, lines: Line
             )
         )
     private(state, seat, lines)
-    if state.reserve == 0 and earned > 0:
+    if state.reserve == 0 and earned > 0 and chips_left(state):
         start_bank_run(state, "the Gold Reserve is empty", TRADE, lines)
 
 
@@ -697,7 +698,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         t = state.banks[taker]
         gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
         if gold > g.gold:
-            raise IllegalMove(f"{state.names[giver]} cannot give {gold} gold: the vault holds {g.gold}", C.DEALS)
+            raise IllegalMove(f"{state.names[giver]}'s vault does not hold {gold} gold (a vault stays secret: ask its owner)", C.DEALS)
         g.gold -= gold
         t.gold += gold
         if gold:
@@ -706,7 +707,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         assert isinstance(goods, Mapping)
         for market, n in goods.items():
             if g.goods[market] < n:
-                raise IllegalMove(f"{state.names[giver]} holds {g.goods[market]} {market} goods, not {n}", C.DEALS)
+                raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} {market} goods", C.DEALS)
             g.goods[market] -= n
             t.goods[market] += n
             if n:
@@ -722,9 +723,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
                 g.issued += n
             else:
                 if g.held.get(issuer, 0) < n:
-                    raise IllegalMove(
-                        f"{state.names[giver]} holds {g.held.get(issuer, 0)} of {state.names[issuer]}'s credit, not {n}", C.DEALS
-                    )
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} of {state.names[issuer]}'s credit", C.DEALS)
                 g.take_held(issuer, n)
             if issuer == taker:
                 t.extinguished += n  # a bank's own credit comes home
@@ -748,7 +747,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
                 if "?" in g.actions:
                     code = "?"
                 else:
-                    raise IllegalMove(f"{state.names[giver]} holds no action card {raw!r}", C.DEALS)
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold that action card", C.DEALS)
             g.actions.remove(code)
             t.actions.append(code)
             summary[giver].append("an action card")
@@ -779,12 +778,12 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
     if gold > state.reserve:
         raise IllegalMove(f"the Gold Reserve holds only {state.reserve}", C.ACTION_CARDS)
     if -gold > bank.gold:
-        raise IllegalMove(f"{state.names[seat]} holds only {bank.gold} gold", C.ACTION_CARDS)
+        raise IllegalMove(f"{state.names[seat]}'s vault does not hold {-gold} gold", C.ACTION_CARDS)
     for market, n in goods.items():
         if n > state.natural[market]:
             raise IllegalMove(f"the {market} natural reserve holds only {state.natural[market]}", C.ACTION_CARDS)
         if -n > bank.goods[market]:
-            raise IllegalMove(f"{state.names[seat]} holds only {bank.goods[market]} {market} goods", C.ACTION_CARDS)
+            raise IllegalMove(f"{state.names[seat]}'s vault does not hold {-n} {market} goods", C.ACTION_CARDS)
     state.reserve -= gold
     bank.gold += gold
     for market, n in goods.items():

@@ -230,7 +230,10 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                     "buy",
                     f"Buy {m} goods (now {market_price(state, m)} each)",
                     {"market": m},
-                    fields=(Field("count", "How many", "number", minimum=1, maximum=max(left, 1), default=1), *payment_fields(state, seat, None)),
+                    fields=(
+                        Field("count", "How many", "number", minimum=1, maximum=max(left, 1), default=1),
+                        *payment_fields(state, seat, market_price(state, m)),
+                    ),
                     enabled=not reason,
                     reason=reason,
                     moves_money=True,
