@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -231,3 +235,88 @@ def test_config_from_env() -> None:
 def test_bad_config_is_refused_with_the_variable_named(env: dict[str, str]) -> None:
     with pytest.raises(ValueError, match="COMPANION_"):
         HardwareConfig.from_env(env)
+
+
+def test_auto_on_a_pi_without_hardware_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware import detect
+
+    monkeypatch.setattr(detect, "raspberry_pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
+    monkeypatch.setattr(detect, "picamera_cameras", lambda: ([], ""))
+    monkeypatch.setattr(detect, "v4l2_devices", lambda: [])
+    monkeypatch.setattr(detect, "serial_candidates", lambda: ["/dev/serial/by-id/usb-Other_Thing-if00"])
+    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: None)
+    camera = detect.choose_camera("auto")
+    assert camera.simulated and "Raspberry Pi 5" in camera.why and "no camera found" in camera.why
+    dice = detect.choose_dice("auto")
+    assert (dice.kind, dice.simulated, dice.target) == ("button", False, "BCM17")
+    assert "no dice tower answered" in dice.why
+    assert any("sent no HELLO" in f for f in dice.found)
+
+
+def test_auto_prefers_real_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware import detect
+
+    monkeypatch.setattr(detect, "picamera_cameras", lambda: ([], "no libcamera"))
+    monkeypatch.setattr(detect, "v4l2_devices", lambda: [("/dev/video0", "USB Camera")])
+    monkeypatch.setattr(detect, "v4l2_gives_frames", lambda dev: True)
+    monkeypatch.setattr(detect, "serial_candidates", lambda: ["/dev/serial/by-id/usb-Pico-if00"])
+    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: "TCDT/1 ref-0.3")
+    camera = detect.choose_camera("auto")
+    assert (camera.kind, camera.simulated, camera.target) == ("v4l2", False, "/dev/video0")
+    dice = detect.choose_dice("auto")
+    assert (dice.kind, dice.target) == ("serial", "/dev/serial/by-id/usb-Pico-if00")
+    assert "said HELLO TCDT/1" in dice.why
+
+
+def test_auto_finds_a_tower_that_says_hello(tmp_path: Path) -> None:
+    """The real probe: open the port and wait for HELLO (a pty tower greeting on open)."""
+    from hardware import detect
+    from hardware.dice import SimTower
+    from hardware.tower_protocol import hello_line
+
+    sim = SimTower(tmp_path)
+    stop = threading.Event()
+
+    def greet() -> None:  # a board that resets on open and greets: greet until asked to stop
+        while not stop.wait(0.1):
+            with contextlib.suppress(OSError):
+                sim.send(hello_line("probe-test"))
+
+    thread = threading.Thread(target=greet, daemon=True)
+    thread.start()
+    try:
+        assert detect.tower_says_hello(str(sim.path), 115200, wait_s=2.0) == "TCDT/1 probe-test"
+        assert detect.tower_says_hello(str(tmp_path / "nothing"), 115200, wait_s=0.2) is None
+    finally:
+        stop.set()
+        thread.join()
+        sim.close()
+
+
+def test_a_folder_camera_and_a_video_file(room: Room, tmp_path: Path) -> None:
+    import cv2
+
+    from hardware.frames import FolderSource, compose
+
+    frames_dir = tmp_path / "frames"
+    frames_dir.mkdir()
+    blank = compose((640, 360), [])
+    card = compose((640, 360), [tag_image("TC1:CA:MET:02", module_px=4)])
+    for i, img in enumerate([blank, card, card, card, card, blank]):
+        cv2.imwrite(str(frames_dir / f"{i:03d}.png"), img)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 360), False)
+    for img in [blank, card, card, card, card]:
+        writer.write(img)
+    writer.release()
+    for source_path, card_id in ((frames_dir, "MET-2"), (video, "MET-2")):
+        source = FolderSource(source_path, fps=60, loop=True)
+        rt = start_hardware(room, config(), frame_source=source)
+        try:
+            table = room.open_table("cardgame", ["Ann", "Bob"])
+            rt.set_table(table.id)
+            assert eventually(partial(lambda t, c: dealt(t) == [c], table, card_id))
+        finally:
+            rt.stop()
+    with pytest.raises(OSError):
+        FolderSource(tmp_path / "missing").open()

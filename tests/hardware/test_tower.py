@@ -144,3 +144,12 @@ def test_a_port_that_does_not_exist_is_offline_with_backoff(tmp_path: Path) -> N
         assert "cannot open" in reader.why_offline
     finally:
         reader.stop()
+
+
+def test_the_examples_in_the_protocol_notes_are_valid() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "firmware_notes" / "protocol.md").read_text()
+    block = doc.split("## Examples (checksums are real)", 1)[1].split("```")[1]
+    lines = [ln for ln in block.splitlines() if ln.strip()]
+    assert len(lines) == 5
+    parsed = [proto.parse(ln) for ln in lines]
+    assert isinstance(parsed[0], proto.Hello) and isinstance(parsed[-1], proto.TowerError)
