@@ -159,3 +159,32 @@ def test_a_seat_sees_its_vault_the_table_does_not() -> None:
     assert "Debt Jubilee" in texts(lines) and "host records" in texts(lines)
     assert GAME.view(s, TABLE_SCREEN)["action_cards"]["played"] == ["Debt Jubilee"]
     assert s.phase not in (INVEST,)
+
+
+def test_the_score_sheet_has_every_line_of_the_paper_one() -> None:
+    s = started(["Ann", "Bob"])
+    ann = s.banks[0]
+    ann.gold = 20
+    ann.goods = {"production": 2, "consumer": 1}
+    ann.cards = ["FARM-2"]  # needs 4 production goods
+    ann.held = {1: 5}
+    ann.rating = 2
+    ann.board = {"II-1": 7}
+    s.banks[1].held = {0: 4}
+    s.markets["production"] = 13  # the top filled slot is priced 2
+    sheet = GAME.score(s)
+    lines = {ln.label.split(" = ")[0]: ln.points for ln in sheet.seats[0].lines}
+    assert lines == {
+        "Gold in the vault": 20,
+        "Goods in the vault": 3,
+        "Investment cards": 4 * 2,
+        "Other banks' credit": 5,
+        "Credit rating": 5,
+        "Subtotal assets (+)": 0,
+        "Credit on the board": -7,
+        "Credit to others": -4,
+        "Subtotal liabilities (-)": 0,
+    }
+    assert sheet.seats[0].total == 20 + 3 + 8 + 5 + 5 - 7 - 4
+    assert "Subtotal assets (+) = 41" in [ln.label for ln in sheet.seats[0].lines]
+    assert not sheet.final and sheet.notes

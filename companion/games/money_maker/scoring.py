@@ -46,10 +46,10 @@ def seat_score(state: MoneyMakerState, seat: int) -> SeatScore:
         ScoreLine("Investment cards", card_points, ", ".join(details) or "none"),
         ScoreLine("Other banks' credit", held, ", ".join(f"{state.names[i]} {n}" for i, n in sorted(bank.held.items())) or "none"),
         ScoreLine("Credit rating", rating_value, rating_label),
-        ScoreLine("Subtotal assets (+)", 0, str(assets)),
+        ScoreLine(f"Subtotal assets (+) = {assets}", 0, "the lines above; not added again"),
         ScoreLine("Credit on the board", -on_board),
         ScoreLine("Credit to others", -to_others, "own credit in other banks' vaults"),
-        ScoreLine("Subtotal liabilities (-)", 0, str(liabilities)),
+        ScoreLine(f"Subtotal liabilities (-) = {liabilities}", 0, "the two lines above; not added again"),
     )
     return SeatScore(seat, lines, tiebreak=bank.gold, tiebreak_label="gold in the vault")
 
