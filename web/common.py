@@ -156,6 +156,7 @@ class Result:
     code: str
     message: str
     confirm: str = ""
+    state_no: int | None = None
 
 
 def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
@@ -221,7 +222,7 @@ def submit(table: Table, command: Command) -> Result:
     except Refusal as err:
         return Result(422, err.code, str(err))
     lines = [e.text for e in accepted.explanations if e.audience is None]
-    return Result(200, "ok", " ".join(lines[:2]) or "Done.")
+    return Result(200, "ok", " ".join(lines[:2]) or "Done.", state_no=accepted.state_no)
 
 
 def result_answer(result: Result, back: str) -> BaseResponse:
@@ -229,8 +230,12 @@ def result_answer(result: Result, back: str) -> BaseResponse:
         html = render_template("confirm.html", label=result.confirm, form=request.form,
                                action=request.path, back=back)
         return Response(html, status=200, mimetype="text/html")
-    return answer(result.status, result.message, result.code, back,
-                  extra={"confirm": result.confirm} if result.confirm else None)
+    extra: dict[str, Any] = {}
+    if result.confirm:
+        extra["confirm"] = result.confirm
+    if result.state_no is not None:
+        extra["state_no"] = result.state_no
+    return answer(result.status, result.message, result.code, back, extra=extra)
 
 
 # live: Server-Sent Events -------------------------------------------------------------

@@ -32,6 +32,7 @@ from web.common import (
     wants_json,
 )
 from web.forms import FormError, read_state_no
+from web.views import project
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -183,7 +184,7 @@ def host_context(table: Table) -> dict[str, Any]:
     moves = [e for e in table.entries if e.kind == "move" and e.seq not in table.undone_seqs()]
     return {
         "table": table,
-        "view": table.view(HOST_SCREEN),
+        "view": project(table, HOST_SCREEN, d.log_book),
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
         "host_actions": [] if finished else table.actions(HOST),
@@ -339,7 +340,8 @@ def undo(table_id: str) -> BaseResponse:
         return answer(409, STALE_MESSAGE, "stale", _back(table))
     except Refusal as err:
         return answer(422, str(err), err.code, _back(table))
-    return answer(200, " ".join(accepted.lines()), "ok", _back(table))
+    return answer(200, " ".join(e.text for e in accepted.explanations), "ok", _back(table),
+                  extra={"state_no": accepted.state_no})
 
 
 @bp.post("/t/<table_id>/end")

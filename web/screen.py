@@ -13,6 +13,7 @@ from companion.table import Table
 from web.common import dash, fragment, join_url, stream
 from web.qr import qr_svg
 from web.seeds import passage
+from web.views import project
 
 bp = Blueprint("screen", __name__)
 
@@ -56,7 +57,7 @@ def screen_context(table: Table) -> dict[str, object]:
     link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
     return {
         "table": table,
-        "view": table.view(TABLE_SCREEN),
+        "view": project(table, TABLE_SCREEN, d.log_book),
         "finished": d.finished(table),
         "ended_by_host": d.ended_by_host(table),
         "join_code": d.join_code,

@@ -24,6 +24,7 @@ from web.common import (
     stream,
 )
 from web.dashboard import SeatTaken
+from web.views import project
 
 bp = Blueprint("seat", __name__)
 
@@ -124,9 +125,9 @@ def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
 def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     d = dash()
     finished = d.finished(table)
-    view = table.view(seat_viewer(seat))
+    view = project(table, seat_viewer(seat), d.log_book)
     return {
-        "private": private_part(view["game_view"], table.view(TABLE_SCREEN)["game_view"]),
+        "private": private_part(view["game_view"], project(table, TABLE_SCREEN, d.log_book, 0)["game_view"]),
         "table": table,
         "seat": seat,
         "seat_name": table.seat_names[seat],
