@@ -162,15 +162,21 @@ def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ..
 def phase_words(state: MoneyMakerState) -> str:
     p = state.phase
     if p == FIRST_AUCTION:
-        return "the auction for the first turn is on"
+        missing = state.comp.open_at_start - len(state.open_cards)
+        if missing > 0:
+            return f"open {missing} more investment card{'s' if missing != 1 else ''}; anyone may bid for the first turn"
+        a = state.auction
+        high = f" (high bid {a.high} by {state.names[a.bidder]})" if a is not None and a.bidder is not None else ""
+        return f"the auction for the first turn is on{high}: bid from 1, the host closes it"
     if p == PAYMENT and state.due is not None:
         return f"{state.names[state.due.seat]} first pays {state.due.amount}"
     if p == DRAW:
         return f"{state.names[state.turn]} draws an investment card first (step 1)"
     if p == INVEST:
         return f"{state.names[state.turn]} may open an auction (step 2)"
-    if p == AUCTION:
-        return "an auction is open"
+    if p == AUCTION and state.auction is not None and state.auction.bidder is not None:
+        a = state.auction
+        return f"auction on {card_label(state, a.card)}: high bid {a.high} by {state.names[a.bidder]}; anyone may overbid"
     if p == TRADE:
         return f"{state.names[state.turn]} is buying, producing and selling (step 3)"
     if p == ACTION:
