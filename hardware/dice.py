@@ -360,7 +360,10 @@ class SimTower:
             self.send(proto.hello_line(self.firmware))
 
     def unplug(self) -> None:
+        """Pull the cable: the far end closes and the by-id name disappears."""
         with self._lock:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
             for fd in (self._master, self._slave):
                 if fd is not None:
                     with contextlib.suppress(OSError):

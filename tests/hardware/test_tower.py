@@ -109,8 +109,9 @@ def test_unplug_and_replug(tower: tuple[SimTower, SerialTower, Collector]) -> No
 
     sim.unplug()
     assert reader.wait_online(False, timeout=5)
-    assert "unplugged" in reader.why_offline
-    assert any(k == "tower-offline" for k, _ in got.notices)
+    offline = [m for k, m in got.notices if k == "tower-offline"]
+    assert len(offline) == 1 and "unplugged or lost" in offline[0]
+    assert reader.why_offline  # now "cannot open: ..." while it retries
 
     sim.plug(greet=False)
     assert reader.wait_online(True, timeout=5)
