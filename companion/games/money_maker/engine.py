@@ -165,8 +165,8 @@ def phase_words(state: MoneyMakerState) -> str:
         missing = state.comp.open_at_start - len(state.open_cards)
         if missing > 0:
             return f"open {missing} more investment card{'s' if missing != 1 else ''}; anyone may bid for the first turn"
-        a = state.auction
-        high = f" (high bid {a.high} by {state.names[a.bidder]})" if a is not None and a.bidder is not None else ""
+        bidder = state.auction.bidder if state.auction is not None else None
+        high = f" (high bid {state.auction.high} by {state.names[bidder]})" if state.auction is not None and bidder is not None else ""
         return f"the auction for the first turn is on{high}: bid from 1, the host closes it"
     if p == PAYMENT and state.due is not None:
         return f"{state.names[state.due.seat]} first pays {state.due.amount}"
