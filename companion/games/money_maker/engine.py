@@ -174,9 +174,10 @@ def phase_words(state: MoneyMakerState) -> str:
         return f"{state.names[state.turn]} draws an investment card first (step 1)"
     if p == INVEST:
         return f"{state.names[state.turn]} may open an auction (step 2)"
-    if p == AUCTION and state.auction is not None and state.auction.bidder is not None:
-        a = state.auction
-        return f"auction on {card_label(state, a.card)}: high bid {a.high} by {state.names[a.bidder]}; anyone may overbid"
+    a = state.auction
+    if p == AUCTION and a is not None and a.bidder is not None:
+        who = state.names[a.bidder]
+        return f"auction on {card_label(state, a.card)}: high bid {a.high} by {who}; anyone may overbid"
     if p == TRADE:
         return f"{state.names[state.turn]} is buying, producing and selling (step 3)"
     if p == ACTION:
