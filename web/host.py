@@ -181,7 +181,11 @@ def host_context(table: Table) -> dict[str, Any]:
         cards = list(game.card_kinds(table.config.edition))
     except Exception:
         cards = []
-    moves = [e for e in table.entries if e.kind == "move" and e.seq not in table.undone_seqs()]
+    undone = table.undone_seqs()
+    moves = [
+        {"seq": e.seq, "name": e.name, "actor": _actor_name(e.actor, table.seat_names), "source": e.source}
+        for e in table.entries if e.kind == "move" and e.seq not in undone
+    ]
     return {
         "table": table,
         "view": project(table, HOST_SCREEN, d.log_book),
@@ -198,6 +202,12 @@ def host_context(table: Table) -> dict[str, Any]:
         "hardware": _hardware(),
         "act_url": url_for("host.act", table_id=table.id),
     }
+
+
+def _actor_name(actor: str, names: tuple[str, ...]) -> str:
+    if actor.startswith("seat:") and actor[5:].isdigit() and int(actor[5:]) < len(names):
+        return names[int(actor[5:])]
+    return actor
 
 
 @bp.get("/t/<table_id>")

@@ -169,6 +169,17 @@ def test_toy_game_host_table_screen_and_two_phones(browser: Any, live: tuple[Liv
     screen.click(".cite >> nth=0")
     screen.wait_for_selector("#rule-box:not([hidden]) .rule-passage")
     shot(screen, "table-rule")
+    screen.click("[data-rule-close]")
+    # the host ends the game: score sheets and the chart everywhere
+    host.click("button:has-text('End and score now')")
+    host.click("#sheet [data-sheet=yes]")
+    screen.wait_for_selector(".scores .score-chart polyline")
+    ann.wait_for_selector(".scores .score-card")
+    assert screen.locator(".score-card").count() == 2
+    shot(screen, "table-toy-scores")
+    ann.locator(".scores").scroll_into_view_if_needed()
+    shot(ann, "phone-toy-scores")
+    shot(host, "host-toy-ended")
 
 
 def _seat_pass(table: Table) -> Command:

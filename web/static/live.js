@@ -18,6 +18,7 @@
     el.className = "toast " + (kind || "ok");
     el.textContent = message;
     box.appendChild(el);
+    while (box.children.length > 2) box.removeChild(box.firstChild);
     setTimeout(function () { el.classList.add("gone"); }, 2600);
     setTimeout(function () { el.remove(); }, 3300);
   }
