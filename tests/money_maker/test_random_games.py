@@ -176,3 +176,25 @@ def test_private_lines_go_only_to_their_seat_and_undo_restores_exactly(room: Roo
     public = table.log(TABLE_SCREEN)
     assert all("audience" not in line for entry in public for line in entry["lines"])
     assert not any("Your vault" in line["text"] for entry in public for line in entry["lines"])
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6])
+def test_enabled_hints_with_their_defaults_are_accepted(seed: int) -> None:
+    """The phone's buttons never offer a move the rules refuse (forms filled with their defaults)."""
+    played = play(seed, keep_states=True, max_steps=200)
+    tried = 0
+    for state in played.states[::3]:
+        for actor in [HOST, CHANCE] + [Actor.of_seat(i) for i in range(state.seats)]:
+            for hint in GAME.actions(state, actor):
+                if not hint.enabled or any(f.kind == "multi" for f in hint.fields):
+                    continue
+                args: dict[str, Any] = dict(hint.args)
+                for f in hint.fields:
+                    if f.default is not None:
+                        args[f.name] = f.default
+                    elif f.choices:
+                        args[f.name] = f.choices[0].value
+                move = GAME.parse(state, Command(actor, hint.command, args))
+                GAME.check(state, move)
+                tried += 1
+    assert tried > 100

@@ -42,18 +42,33 @@ if TYPE_CHECKING:
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
     bank = state.banks[seat]
     fields: list[Field] = []
+    # defaults that pay the amount: gold first, then other banks' usable credit, then own credit
+    left = amount or 0
+    gold_default = 0 if gold_fixed else (bank.gold if amount is None else min(bank.gold, amount))
+    left -= gold_default
+    foreign_default: dict[int, int] = {}
+    for issuer, n in sorted(bank.held.items()):
+        if credit_usable(state, issuer)[0] and left > 0 and (gold_fixed or not own):
+            foreign_default[issuer] = min(n, left)
+            left -= foreign_default[issuer]
     if not gold_fixed:
-        default = bank.gold if amount is None else min(bank.gold, amount)
-        fields.append(Field("gold", f"Gold (you hold {bank.gold})", "number", minimum=0, maximum=bank.gold, default=default))
+        fields.append(Field("gold", f"Gold (you hold {bank.gold})", "number", minimum=0, maximum=bank.gold, default=gold_default))
     if own and not state.beginner:
-        rest = 0 if amount is None else max(0, amount - bank.gold)
         blocks = ", ".join(ring_blocks(state, bank))
-        fields.append(Field("credit", f"Own credit (spread over {blocks})", "number", minimum=0, default=rest))
+        fields.append(Field("credit", f"Own credit (spread over {blocks})", "number", minimum=0, default=max(0, left)))
     for issuer, n in sorted(bank.held.items()):
         ok, why = credit_usable(state, issuer)
         label = f"{state.names[issuer]}'s credit (you hold {n})" + ("" if ok else f" - not usable: {why}")
-        fields.append(Field(f"foreign.{state.names[issuer]}", label, "number", minimum=0, maximum=n if ok else 0, default=0))
+        fields.append(
+            Field(f"foreign.{state.names[issuer]}", label, "number", minimum=0, maximum=n if ok else 0, default=foreign_default.get(issuer, 0))
+        )
     return tuple(fields)
+
+
+def can_cover(state: MoneyMakerState, seat: int, amount: int) -> bool:
+    """Whether gold and usable other banks' credit reach ``amount`` (no own credit)."""
+    bank = state.banks[seat]
+    return bank.gold + sum(n for i, n in bank.held.items() if credit_usable(state, i)[0]) >= amount
 
 
 def _turn_reason(state: MoneyMakerState, seat: int) -> str:
@@ -209,14 +224,15 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             )
         if not state.auction_opened:
             for block, n in sorted(bank.board.items()):
+                reason = turn_reason or ("" if can_cover(state, seat, n) else f"you hold too little gold and usable credit to pay {n}")
                 out.append(
                     ActionHint(
                         "pay_off",
                         f"Alternative step: pay off {n} on {block}",
                         {"block": block},
                         fields=payment_fields(state, seat, n, own=False),
-                        enabled=not turn_reason,
-                        reason=turn_reason,
+                        enabled=not reason,
+                        reason=reason,
                         moves_money=True,
                     )
                 )
@@ -257,7 +273,10 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             reason = turn_reason or ("produced already this turn" if card_id in state.produced else "")
             fields: tuple[Field, ...] = ()
             if kind.is_trading:
-                fields = (Field("into", f"Convert {kind.trade} goods into", "choice", tuple(Choice(m, m) for m in MARKETS)),)
+                into = tuple(Choice(m, m) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade)
+                fields = (Field("into", f"Convert {kind.trade} goods into", "choice", into),)
+                if not into and not reason:
+                    reason = f"it converts exactly {kind.trade} goods of one kind: you hold fewer of each"
             out.append(ActionHint("produce", f"Produce with {kind.name} ({card_id})", {"card": card_id}, fields, enabled=not reason, reason=reason))
         out.append(ActionHint("end_trading", "Done trading: on to step 4", enabled=not turn_reason, reason=turn_reason))
     # step 4
@@ -297,8 +316,8 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                     "pay_debt",
                     f"Pay residual debt ({owes})",
                     fields=payment_fields(state, seat, owes, own=False),
-                    enabled=bank.gold > 0 or any(credit_usable(state, i)[0] for i in bank.held),
-                    reason="" if bank.gold > 0 or bank.held else "you hold no gold or usable credit: make a deal first",
+                    enabled=can_cover(state, seat, 1),
+                    reason="" if can_cover(state, seat, 1) else "you hold no gold or usable credit: make a deal first",
                     moves_money=True,
                 )
             )
