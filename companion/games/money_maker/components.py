@@ -87,7 +87,6 @@ class CreditFace:
 
 @dataclass(frozen=True)
 class Components:
-    colours: tuple[str, ...]
     gold_total: int
     start_gold: int
     sector_faces: tuple[str, ...]
@@ -190,7 +189,6 @@ class Components:
         )
         die = ed["credit_die"]
         return cls(
-            colours=tuple(ed["seats"]["colours"]),
             gold_total=int(ed["gold"]["total"]),
             start_gold=int(ed["gold"]["start_per_seat"]),
             sector_faces=tuple(ed["sector_die"]["faces"]),
@@ -261,13 +259,6 @@ class _Check:
 def edition_problems(ed: Mapping[str, Any]) -> list[str]:
     """Everything wrong with a complete Money Maker edition, in plain words."""
     c = _Check()
-    seats = c.obj(ed, "seats", "")
-    if seats is not None:
-        colours = seats.get("colours")
-        c.need(
-            isinstance(colours, list) and len(colours) >= 6 and all(isinstance(x, str) for x in colours),
-            "seats.colours: must list at least 6 colour names",
-        )
     gold = c.obj(ed, "gold", "")
     if gold is not None:
         total = c.int_at(gold, "total", "gold.", 1)
