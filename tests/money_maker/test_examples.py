@@ -252,3 +252,17 @@ def test_bankruptcy_removes_the_bank_and_its_credit_elsewhere_is_worthless() -> 
     assert s.banks[1].held == {}, "orange's credit in blue's vault is worthless and gone"
     assert sum(s.banks[2].board.values()) == 4, "black credit orange held goes on black's ring"
     assert s.removed_goods == {"production": 2, "consumer": 1}
+
+
+def test_the_at_least_reading_counts_a_bank_at_exactly_10() -> None:
+    """Disputed inside seed 002: the quick reference says 'at least 20' for its blue example."""
+    from tests.money_maker.helpers import started as start
+
+    for reading, expected in (("more-than", 1), ("at-least", 2)):
+        s = start(["orange", "purple"], dice_count=reading)
+        s, _ = do(s, "orange", "end_trading")
+        s.banks[0].board = {"I": 11}
+        s.banks[1].board = {"I": 10}
+        before = s.markets["consumer"]
+        s, _ = do(s, "chance", "roll", credit="green-10", sector="boat")
+        assert before - s.markets["consumer"] == expected, reading

@@ -92,7 +92,6 @@ class Components:
     sector_faces: tuple[str, ...]
     second_die_from_run: int
     credit_faces: tuple[CreditFace, ...]
-    more_than: bool  # "more than" (seed) or "at least"
     beginner_counts: Mapping[int, int]
     rings: tuple[Ring, ...]
     prison_value: int
@@ -196,7 +195,6 @@ class Components:
             credit_faces=tuple(
                 CreditFace(face, str(f["colour"]), int(f["number"])) for face, f in die["faces"].items()
             ),
-            more_than=die.get("comparison", "more_than") == "more_than",
             beginner_counts={int(k): int(v) for k, v in die["beginner_counts"].items()},
             rings=rings,
             prison_value=int(ed["prison"]["score_value"]),
@@ -302,10 +300,6 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
                     _is_int(f.get("number")) and f.get("number", 0) > 0,
                     f"credit_die.faces.{name}.number: must be a whole number above 0",
                 )
-        c.need(
-            die.get("comparison", "more_than") in ("more_than", "at_least"),
-            "credit_die.comparison: must be 'more_than' or 'at_least'",
-        )
         bc = c.obj(die, "beginner_counts", "credit_die.")
         if bc is not None and cf is not None:
             for name, f in cf.items():

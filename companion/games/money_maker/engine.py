@@ -662,11 +662,11 @@ def do_roll(state: MoneyMakerState, credit: str | None, sectors: list[str], line
         for bank in state.live_banks():
             ring = state.comp.ring(bank.rating)
             on = sum(bank.board.get(b.id, 0) for b in ring.blocks if symbols & set(b.symbols))
-            hit = on > face.number if state.comp.more_than else on >= face.number
+            hit = on > face.number if state.more_than else on >= face.number
             if hit:
                 count += 1
                 over.append(f"{state.names[bank.seat]} {on}")
-        rule = "more than" if state.comp.more_than else "at least"
+        rule = "more than" if state.more_than else "at least"
         how = (
             f"sector {' + '.join(sectors)}: {count} bank{'s' if count != 1 else ''} with {rule} {face.number} credit on those blocks"
             + (f" ({', '.join(over)})" if over else "")

@@ -59,6 +59,32 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
     data_file = "components.json"
     options = (
         RuleOption(
+            "dice_count",
+            "Which banks the credit die counts: more than 10/20 credit on the affected blocks, or at least",
+            (
+                Reading(
+                    "more-than",
+                    "a bank counts with more than 10 (20) credit on the affected blocks; exactly 10 does not",
+                    (
+                        cite("002", "Step 5: Casting dice (Fig. 10)", "When at the number 10: Count the number of players that have more than 10 credit on the affected housing blocks."),
+                        cite("002", "Step 5: Casting dice (Fig. 10)", "The purple and yellow players' credit (marked red) do both not have more than 10 outstanding credit and are not counted."),
+                        cite("002", "Example dice rolls (Money Maker in short)", "3 Players have more than 10 outstanding credit. 3 Consumer goods are discarded from the market."),
+                    ),
+                ),
+                Reading(
+                    "at-least",
+                    "a bank counts with at least 10 (20) credit on the affected blocks",
+                    (
+                        cite("002", "Example dice rolls (Money Maker in short)", "4 players have at least 20 outstanding debt to the harbor housing blocks. The bank run chip moves 4 spots."),
+                        cite("notes", "Money Maker", "one student project counts \"at least\""),
+                    ),
+                ),
+            ),
+            "more-than",
+            disputed=True,
+            why_default="the rule text and its worked example (Fig. 10) say 'more than'; only the quick-reference blue example says 'at least'",
+        ),
+        RuleOption(
             "bank_runs",
             "How many bank runs the game lasts",
             (
@@ -126,6 +152,7 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             names=config.seat_names(),
             length=length,
             beginner=config.options.get("variant", "full") == "beginner",
+            more_than=config.options.get("dice_count", "more-than") == "more-than",
             banks=banks,
             reserve=reserve,
             markets=markets,

@@ -135,6 +135,7 @@ class MoneyMakerState:
     names: tuple[str, ...]
     length: int  # bank runs in the game
     beginner: bool
+    more_than: bool  # the dice count banks with more than 10/20 (else: at least)
     banks: list[Bank]
     reserve: int  # gold in the Gold Reserve
     markets: dict[str, int]  # goods in each market (slots 0..n-1 filled)
