@@ -266,3 +266,14 @@ def test_the_at_least_reading_counts_a_bank_at_exactly_10() -> None:
         before = s.markets["consumer"]
         s, _ = do(s, "chance", "roll", credit="green-10", sector="boat")
         assert before - s.markets["consumer"] == expected, reading
+
+
+def test_a_symbol_rolled_twice_counts_once_in_a_bank_run_too() -> None:
+    s = _bank_run_state(["orange", "blue"])
+    s.runs_started, s.runs_done, s.length = 3, 3, 5
+    s.banks[0].rating = 6
+    s.banks[0].board = {"VI-3": 25, "VI-2": 8}  # fish, boat
+    s.banks[0].gold = 40
+    s, lines = do(s, "chance", "roll", credit="blue-20", sector=["fish", "fish"])
+    assert s.bank_run is None, texts(lines)  # both dice were used, nothing left to roll
+    assert s.banks[0].board == {"VI-2": 8} and s.runs_done == 4

@@ -676,7 +676,7 @@ def do_roll(state: MoneyMakerState, credit: str | None, sectors: list[str], line
     lines.append(say(f"The dice: {credit}; {how}", C.BEGINNER if state.beginner else C.CREDIT_DIE))
     effect = EFFECTS[face.colour]
     if effect == "meter":
-        move_chip(state, count, "blue credit die", "", lines, None if state.beginner else list(dict.fromkeys(sectors)))
+        move_chip(state, count, "blue credit die", "", lines, None if state.beginner else list(sectors))
     else:
         n = min(count, state.markets[effect])
         state.markets[effect] -= n
