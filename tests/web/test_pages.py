@@ -256,3 +256,17 @@ def test_create_table_shows_disputed_readings_and_refuses_bad_setups(host: Flask
 def test_unknown_table_is_a_404_page(app: Flask) -> None:
     resp = app.test_client().get("/t/t-nothere")
     assert resp.status_code == 404 and "no table" in resp.text
+
+
+def test_your_move_follows_the_status_line() -> None:
+    from web.seat import your_turn
+
+    names = ("Ann", "Bob", "Anna")
+    loan = [{"enabled": True}]
+    assert your_turn("Ann to play a card", names, 0, loan)
+    assert not your_turn("Ann to play a card", names, 1, loan)  # Bob can take a loan, but it is Ann's move
+    assert not your_turn("Anna to choose a set", names, 0, loan)
+    assert your_turn("draft: Ann, Bob to pick a card", names, 1, [{"enabled": True}])
+    assert not your_turn("Ann (boss) deals; waiting for the cards of Bob", names, 0, [{"enabled": False}])
+    assert your_turn("seat 0 to add", names, 2, loan)  # no name: whoever can act
+    assert not your_turn("seat 0 to add", names, 2, [{"enabled": False}])

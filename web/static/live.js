@@ -77,12 +77,27 @@
     var incoming = stateOf(holder);
     var current = stateOf(live);
     if (incoming < current) return;
+    var active = document.activeElement;
+    var focusKey = null;
+    if (active && live.contains(active) && active.name && active.form && active.form.dataset.key) {
+      focusKey = [active.form.dataset.key, active.name];
+    }
     var openDetails = {};
-    live.querySelectorAll("details").forEach(function (d, i) { openDetails[i] = d.open; });
+    live.querySelectorAll("details").forEach(function (d, i) { openDetails[d.dataset.key || i] = d.open; });
     var kept = remember();
     live.innerHTML = html;
-    live.querySelectorAll("details").forEach(function (d, i) { if (i in openDetails) d.open = openDetails[i]; });
+    live.querySelectorAll("details").forEach(function (d, i) {
+      var key = d.dataset.key || i;
+      if (key in openDetails) d.open = openDetails[key];
+    });
     restore(kept);
+    if (focusKey) {
+      live.querySelectorAll("form.act[data-key]").forEach(function (form) {
+        if (form.dataset.key !== focusKey[0]) return;
+        var input = form.querySelector('[name="' + focusKey[1] + '"]');
+        if (input && input.type !== "hidden") input.focus({ preventScroll: true });
+      });
+    }
     document.dispatchEvent(new CustomEvent("companion:view", { detail: { state: incoming } }));
   }
 
