@@ -265,6 +265,8 @@ def promote(state: MoneyMakerState, seat: int, paid: int, lines: Lines) -> None:
         left -= state.comp.ring(rating + 1).cost_to_reach
         rating += 1
     if rating == bank.rating:
+        if paid <= 0:
+            return
         nxt = state.comp.ring(bank.rating + 1).cost_to_reach if bank.rating < len(state.comp.rings) else 0
         if nxt:
             lines.append(
