@@ -342,11 +342,20 @@ def main(argv: list[str]) -> int:
 
     body = f"""
 Command: `.venv/bin/python -m benchmarks qr` (`--frames {args.frames} --seed {args.seed}`), single thread.
-Decoders: zxing-cpp first, pyzbar second, then retries (blur, 2x up, 2x down, sharpen,
-bright threshold) only when nothing was read; "live" (the camera thread) retries only
-where zxing-cpp located a code it could not decode, "thorough" (stills, `companion scan`,
-spread scans) always does.  A code counts as read if the exact payload came back;
-"wrong" counts strings returned that were not in the frame (or not the photo's text).
+
+The companion's scanner (`hardware/decoders.py`, `Scanner`): a cheap noise estimate
+picks the first pass (zxing-cpp on the frame, or on a lightly blurred frame when it is
+noisy); a blurry frame (cheap sharpness estimate) gets a second zxing-cpp pass on a
+sharpened copy; codes zxing-cpp located but could not decode are retried on a crop;
+only when nothing was read, pyzbar reads the frame, and then (thorough mode, or live
+mode on located-but-unread codes) a ladder of retries: blur, 2x up, 2x down, sharpen,
+bright threshold, each with zxing-cpp then pyzbar.  "live" is what the camera thread
+runs on every frame; "thorough" is for stills, `companion scan` and spread scans.
+
+A code counts as read if the exact payload came back (for the photos: the expected
+bytes, or the decoded text as UTF-8).  "wrong" counts returned strings that are not
+the expected ones; on the photos most are character-set differences (Shift-JIS
+texts decoded differently), see below.
 
 ### Goals
 
@@ -354,9 +363,11 @@ spread scans) always does.  A code counts as read if the exact payload came back
 
 ### (a) Synthetic: {len(frames)} frames 1280x720, {n_codes} tags, {n_multi} frames with 3-8 tags
 
-Tags of 40-200 px (the code's side), rotated 0-360°, half tilted 0-50°, 10 % inverted,
-and per frame one of: clean, Gaussian blur σ 0.6-1.6, noise σ 8-20, dim (x0.25-0.5),
-JPEG quality 30-70; on a cluttered table.
+Generated here from the companion's own tag payloads (World of Waste, Money Maker,
+Müll + Money codes), printed as white cards on a cluttered table: code sides 40-200 px,
+rotated 0-360°, 60 % tilted 0-50° (perspective), 15 % inverted; and per frame,
+independently: uneven light (30 %), Gaussian blur σ 0.5-1.6 (30 %), dim x0.25-0.5
+(25 %), noise σ 4-18 (30 %), JPEG quality 25-70 (30 %).
 
 {table(["reader", "codes read", "frames fully read", "wrong", "ms median / p95"], synth_rows)}
 
@@ -370,7 +381,12 @@ By the code's size (share read):
 
 Still missed by the companion's scanner: {", ".join(missed_by["companion scanner (stills: thorough)"]) or "none"}.
 (qrcode-4 are codes printed on t-shirts: fabric folds bend the module grid beyond
-what the error correction restores.)
+what the error correction restores; zxing-cpp locates them but every retry fails.)
+The scanner's "wrong" results on the photos: qrcode-2/16 is a Shift-JIS text that
+zxing-cpp returns in another encoding (zxing-cpp alone does the same), and
+qrcode-2/13 is a genuine misread by pyzbar on the bright-threshold retry
+("photography" for "photograph").  For card tags a misread cannot become a wrong
+card unless it is itself a valid payload of the table's game.
 """
     if not args.no_write:
         path = write_section("qr", "QR decoding: read rate and time per frame", body)
