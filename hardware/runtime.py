@@ -181,6 +181,7 @@ class HardwareRuntime:
         decoders, self.decoder_report = probe_decoders(config.decoders)
         self.scanner: Scanner | None = Scanner(decoders, thorough=False) if decoders else None
         self.debouncer = SightingDebouncer(config.debounce_k, config.debounce_n, config.leave_s)
+        self._reset_debounce = threading.Event()
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
 
         self.camera_choice: Choice
@@ -285,7 +286,7 @@ class HardwareRuntime:
             self._table_id = table_id
             if table is not None:
                 self._unsubscribe = table.subscribe(lambda _t, _a: self._put(Refresh()))
-        self.debouncer.reset()
+        self._reset_debounce.set()  # the camera thread owns the debouncer
         self._put(Refresh())
 
     @property
@@ -428,29 +429,41 @@ class HardwareRuntime:
                     if self._camera_online or not self._camera_why:
                         self.notice("camera", f"camera {source.kind} is offline: {err}")
                     self._camera_online, self._camera_why = False, str(err)
+                    with contextlib.suppress(Exception):
+                        source.close()
                     self._stop.wait(backoff)
                     backoff = min(backoff * 2, 10.0)
                     continue
-            with self._camera_lock:
-                try:
-                    frame = source.read()
-                except Exception as err:
-                    frame = None
-                    self._camera_why = str(err)
-            at = time.monotonic()
-            if frame is None:
-                if not source.online:
-                    self._camera_online = False
-                self._stop.wait(0.05)
-                continue
             try:
-                payloads = [code.text for code in scanner.read(frame)]
+                self._one_frame(source, scanner)
             except Exception as err:  # never let one bad frame stop the camera
-                log.exception("scanner failed")
-                self.notice("camera", f"a frame could not be scanned: {err}")
-                continue
-            for payload in self.debouncer.frame(payloads):
-                self._put(CardSighting(payload, at))
+                log.exception("camera frame failed")
+                self.notice("camera", f"a frame could not be handled: {err}")
+                self._stop.wait(0.1)
+
+    def _one_frame(self, source: FrameSource, scanner: Scanner) -> None:
+        with self._camera_lock:
+            try:
+                frame = source.read()
+            except Exception as err:
+                frame = None
+                self._camera_why = str(err)
+        at = time.monotonic()
+        if frame is None:
+            if not source.online:
+                if self._camera_online:
+                    self.notice("camera", f"camera {source.kind} stopped giving frames")
+                self._camera_online = False
+                with contextlib.suppress(Exception):
+                    source.close()
+            self._stop.wait(0.05)
+            return
+        payloads = [code.text for code in scanner.read(frame)]
+        if self._reset_debounce.is_set():  # the table changed: start counting afresh
+            self._reset_debounce.clear()
+            self.debouncer.reset()
+        for payload in self.debouncer.frame(payloads):
+            self._put(CardSighting(payload, at))
 
     def _own(self) -> None:
         while True:
