@@ -5,7 +5,8 @@ the XOR of every byte of ``body`` as two upper-case hex digits (as in NMEA
 0183).  Bodies:
 
 * ``HELLO TCDT/1 <firmware>``                     sent once after the tower starts
-* ``ROLL <seq> <die>=<face> [<die>=<face> ...]``  one roll; ``seq`` 0-65535, +1 per roll
+* ``ROLL <seq> <die>=<face> [<die>=<face> ...]``  one roll; ``seq`` 0-65535, +1 per roll;
+  a die name repeats for several dice of one kind (``sector=fish sector=boat``)
 * ``ERR <text>``                                   the tower could not read a roll
 
 Examples: ``HELLO TCDT/1 ref-tower-0.3*2E``, ``ROLL 17 credit=red-20 sector=fish*3A``.
@@ -110,8 +111,6 @@ def parse(raw: bytes | str) -> Message:
             die, eq, face = word.partition("=")
             if not eq or not _NAME.fullmatch(die) or not _NAME.fullmatch(face):
                 raise ProtocolError(f"ROLL face {word!r} is not die=face")
-            if any(f.die == die for f in faces):
-                raise ProtocolError(f"ROLL names die {die!r} twice")
             faces.append(DieFace(die, face))
         return Roll(int(words[1]), tuple(faces))
     if head == "ERR":
