@@ -153,8 +153,11 @@ def assert_no_leaks(party: Party) -> dict[str, str]:
     only in that seat's view, or a log line only that seat may see."""
     table = party.table
     public_view = table.view(TABLE_SCREEN)
-    public_text = json.dumps(public_view, ensure_ascii=False)
     seats = len(table.seat_names)
+    # field labels are the game's own help texts ("card ids (PAP-3) or types"), not values
+    labels = [f["label"] for actor in (HOST, CHANCE, *(Actor.of_seat(s) for s in range(seats)))
+              for hint in table.actions(actor) for f in hint["fields"]]
+    public_text = json.dumps([public_view, labels], ensure_ascii=False)
     secrets: dict[int, set[str]] = {}
     own_text: dict[int, str] = {}
     for seat in range(seats):

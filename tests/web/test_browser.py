@@ -6,7 +6,12 @@ live updates arrive, and never see each other's secrets.  Screenshots go to
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +33,8 @@ pytestmark = pytest.mark.browser
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 TV = {"viewport": {"width": 1600, "height": 900}}
 
@@ -43,14 +49,18 @@ class LiveServer:
     def __init__(self, app: Flask) -> None:
         from werkzeug.serving import make_server
 
+        self.app = app
         self.server = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+        self.running = True
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        if self.running:
+            self.server.shutdown()
+            self.server.server_close()
+            self.running = False
 
 
 @pytest.fixture(scope="module")
@@ -290,3 +300,60 @@ def test_money_maker_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]
     ann.wait_for_function("document.querySelector('.live-root').dataset.state >= 2")
     assert table.state_no >= 2
     _secrets_stay_home(table, ann, bob, screen, "money")
+
+
+SERVE = ("from companion.games import GAMES; GAMES['tally'] = 'tests.core.tally:Tally'; "
+         "from companion.cli import main; raise SystemExit(main(sys.argv[1:]))")
+
+
+def _serve(tmp_path: Path, port: int) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_DB": str(tmp_path / "restart.sqlite3"),
+           "COMPANION_EDITIONS": str(tmp_path / "editions")}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; " + SERVE, "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--no-hardware", "--pin", PIN, "--join-code", JOIN],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    assert proc.stdout is not None
+    for _ in range(40):
+        if "hardware:" in proc.stdout.readline():
+            return proc
+    proc.kill()
+    raise AssertionError("companion serve did not start")
+
+
+def test_pages_reconnect_after_the_server_restarts(browser: Any, tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    first = _serve(tmp_path, port)
+    second = None
+    try:
+        host = browser.new_context().new_page()
+        host.set_default_timeout(8000)
+        host.goto(base + "/host")
+        host.fill("input[name=pin]", PIN)
+        host.click("button:has-text('Log in')")
+        host.click("a:has-text('Tally')")
+        host.fill("input[name='seat.0']", "Ann")
+        host.fill("input[name='seat.1']", "Bob")
+        host.click("button:has-text('Open the table')")
+        host.wait_for_selector("text=Undo and corrections")
+        ann = join(browser, base, "Ann")
+        bob = join(browser, base, "Bob")
+        first.kill()  # the Pi's plug is pulled
+        first.wait(timeout=10)
+        bob.wait_for_selector("#conn.off")
+        ann.wait_for_selector("#conn.off")
+        second = _serve(tmp_path, port)
+        bob.wait_for_selector("#conn.on", timeout=15000)
+        ann.wait_for_selector("#conn.on", timeout=15000)
+        # the seats survived the restart: Ann moves, Bob sees it live
+        ann.click("form[data-key^='add'] button.big >> nth=2")
+        bob.wait_for_selector(".log-line:has-text('seat 0 adds 3')", state="attached")
+        bob.wait_for_selector(".phone-status.your-turn")
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=10)
