@@ -11,12 +11,13 @@ Every decode call is wrapped: a decoder that raises (OpenCV raises
 ``UnicodeDecodeError`` / ``cv2.error`` on some real codes) counts as "found
 nothing", never as a crash.
 
-:class:`Scanner` reads one frame: zxing-cpp first; then, only when it read
-nothing, pyzbar; then, only if still nothing (and a code seems to be there, or
-the caller asked for a thorough read), a short ladder of preprocessing
-retries (blur, 2x up, 2x down, sharpen, bright threshold).  Codes zxing-cpp
-*located* but could not decode are retried on a crop around them, so a frame
-with several codes does not lose the hard one.
+:class:`Scanner` reads one frame: zxing-cpp first (on a denoised copy when
+the frame is noisy, plus a sharpened copy when it is blurry); codes zxing-cpp
+*located* but could not decode are retried on a crop around them with every
+decoder and a short ladder of preprocessing retries (blur, 2x up, 2x down,
+sharpen, bright threshold), so a frame with several codes does not lose the
+hard one.  A thorough read (stills) also tries pyzbar and the ladder on the
+whole frame when nothing was read.
 """
 
 from __future__ import annotations
@@ -327,11 +328,17 @@ def _mapped(code: Decoded, factor: float, dx: int, dy: int, how: str) -> Decoded
 class Scanner:
     """The companion's QR reader for one image (a camera frame or a still).
 
-    ``thorough``: when the first two decoders read nothing, run the retry
-    ladder even if no code was located (stills, ``companion scan``, the
-    benchmark).  In live mode (``thorough=False``) the ladder runs only on
-    regions where zxing-cpp located a code it could not decode, so an empty
-    table costs one zxing-cpp pass per frame.
+    Every frame: a noise estimate picks the first pass (the frame, or a
+    lightly blurred copy when it is noisy); a blurry frame also gets a pass
+    on a sharpened copy; codes the first decoder located but could not
+    decode are retried on a crop with every decoder and then the retry
+    ladder.
+
+    ``thorough`` (stills, ``companion scan``, spread scans, the benchmark):
+    when nothing was read, the second decoder reads the whole frame and then
+    the retry ladder runs over it.  Live (``thorough=False``, the camera
+    thread) skips those two whole-frame steps, so an empty table costs about
+    one zxing-cpp pass per frame.
     """
 
     def __init__(self, decoders: Sequence[Decoder] | None = None, *, thorough: bool = True) -> None:
@@ -376,10 +383,13 @@ class Scanner:
             for box in boxes:
                 codes += self._retry_region(gray, box)
             return _unique(codes)
-        for decoder in self.decoders[1:]:
-            more = decoder.attempt(gray)
-            if more.codes:
-                return _unique([_mapped(c, 1.0, 0, 0, f"second decoder ({decoder.name})") for c in more.codes])
+        if self.thorough:
+            # the second decoder over the whole frame costs ~8x the first; the
+            # live camera leaves it to the regions where a code was located
+            for decoder in self.decoders[1:]:
+                more = decoder.attempt(gray)
+                if more.codes:
+                    return _unique([_mapped(c, 1.0, 0, 0, f"second decoder ({decoder.name})") for c in more.codes])
         for box in boxes:
             codes += self._retry_region(gray, box)
         if codes:
