@@ -357,3 +357,39 @@ def test_pages_reconnect_after_the_server_restarts(browser: Any, tmp_path: Path)
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("game", [g for g in ("muell-money", "money-maker", "world-of-waste") if g in GAMES])
+def test_mid_game_screens(browser: Any, live: tuple[LiveServer, Flask], game: str) -> None:
+    """A game played a while by the random player, then looked at: the table
+    screen and a phone draw it without error and show no other seat's secret."""
+    import random
+
+    from .conftest import login
+    from .play import play, seat_up, shows, strings
+
+    server, app = live
+    host_client = app.test_client()
+    login(host_client)
+    party = seat_up(app, host_client, game, ["Ann", "Bob", "Cy"])
+    play(party, 90, random.Random(5))
+    table = party.table
+    screen = table_screen(browser, server.url)
+    context = browser.new_context(**PHONE)
+    cookie = party.phones[1].get_cookie(f"tc_seat_{table.id}")
+    assert cookie is not None
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": server.url}])
+    bob = context.new_page()
+    bob.goto(f"{server.url}/s/{table.id}/1")
+    bob.wait_for_selector("#conn.on")
+    shot(screen, f"table-{game}-mid")
+    shot(bob, f"phone-{game}-mid-bob")
+    from companion.games.base import TABLE_SCREEN, seat_viewer
+
+    public = json.dumps(table.view(TABLE_SCREEN))
+    mine = json.dumps(table.view(seat_viewer(1)))
+    bob_text = bob.content()
+    for seat in (0, 2):
+        for secret in strings(table.view(seat_viewer(seat))["game_view"]):
+            if len(secret) >= 5 and secret not in public and secret not in mine:
+                assert not shows(bob_text, secret), secret
