@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +56,11 @@ def lan_address() -> str:
         probe.close()
 
 
-def start_hardware(room: Any) -> Any:
-    """The hardware runtime, if the hardware package provides one."""
+def start_hardware(room: Any, importer: Callable[[str], Any] = importlib.import_module) -> Any:
+    """The hardware runtime (camera and dice inputs, simulated when none are
+    attached), or ``None`` with a logged reason when it cannot start."""
     try:
-        runtime = importlib.import_module("hardware.runtime")
+        runtime = importer("hardware.runtime")
     except ImportError as err:
         log.warning("hardware: not started (hardware.runtime is not available: %s); "
                     "the host enters chance by hand", err)

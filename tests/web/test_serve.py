@@ -55,15 +55,41 @@ def test_serve_is_a_subcommand() -> None:
     assert args.handler is web_cli.cmd_serve and args.host == "0.0.0.0" and args.pin == "1234"
 
 
-def test_missing_hardware_package_is_logged(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-                                            room: Room) -> None:
+def test_missing_hardware_package_is_logged(caplog: pytest.LogCaptureFixture, room: Room) -> None:
     def refuse(name: str) -> Any:
         raise ImportError(f"No module named {name!r}")
 
-    monkeypatch.setattr(web_cli.importlib, "import_module", refuse)
     with caplog.at_level(logging.WARNING):
-        assert web_cli.start_hardware(room) is None
+        assert web_cli.start_hardware(room, importer=refuse) is None
     assert "hardware.runtime is not available" in caplog.text
+
+
+def test_hardware_that_fails_to_start_is_logged(caplog: pytest.LogCaptureFixture, room: Room) -> None:
+    class Broken:
+        @staticmethod
+        def start_hardware(room: Room, config: Any) -> None:
+            raise AssertionError("not reached")
+
+        class HardwareConfig:
+            @staticmethod
+            def from_env() -> None:
+                raise ValueError("COMPANION_DEBOUNCE='x': write k/n")
+
+    with caplog.at_level(logging.ERROR):
+        assert web_cli.start_hardware(room, importer=lambda _name: Broken) is None
+    assert "could not start" in caplog.text and "COMPANION_DEBOUNCE" in caplog.text
+
+
+def test_serve_starts_the_real_hardware_runtime(room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("hardware.runtime")
+    monkeypatch.setenv("COMPANION_CAMERA", "none")
+    monkeypatch.setenv("COMPANION_DICE", "none")
+    hw = web_cli.start_hardware(room)
+    assert hw is not None
+    try:
+        assert "camera" in hw.status()
+    finally:
+        hw.stop()
 
 
 def test_host_page_shows_hardware_and_rolls(room: Room) -> None:
