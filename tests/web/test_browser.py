@@ -134,6 +134,7 @@ def test_toy_game_host_table_screen_and_two_phones(browser: Any, live: tuple[Liv
     ann.fill("form[data-key^='pay'] input[name='f.amount']", "3")
     ann.click("form[data-key^='pay'] button.big")
     ann.wait_for_selector("#sheet:not([hidden])")
+    assert "How much: 3" in ann.locator("#sheet-body").inner_text()
     shot(ann, "phone-confirm")
     ann.click("#sheet [data-sheet=yes]")
     screen.wait_for_selector(".log-line:has-text('Seat 0 pays into the pot')")

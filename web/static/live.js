@@ -157,6 +157,28 @@
     });
   }
 
+  /* "How much: 3, Colour: Green": what the form will send, in words */
+  function summary(form) {
+    var parts = [];
+    form.querySelectorAll(".field").forEach(function (field) {
+      var label = field.querySelector(":scope > span, :scope > legend");
+      var name = label ? label.textContent.trim() : "";
+      var values = [];
+      field.querySelectorAll("input, select").forEach(function (input) {
+        if (input.type === "hidden" || input.type === "button") return;
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.checked) values.push(input.nextElementSibling ? input.nextElementSibling.textContent.trim() : input.value);
+        } else if (input.tagName === "SELECT") {
+          if (input.selectedIndex >= 0) values.push(input.options[input.selectedIndex].text);
+        } else if (input.value !== "") {
+          values.push(input.value);
+        }
+      });
+      if (values.length) parts.push((name ? name + ": " : "") + values.join(", "));
+    });
+    return parts.join("; ");
+  }
+
   function post(form, confirmed) {
     var data = new URLSearchParams(new FormData(form));
     if (confirmed) data.set("confirmed", "1");
@@ -193,6 +215,8 @@
     ev.preventDefault();
     var question = form.dataset.confirm;
     if (question) {
+      var chosen = summary(form);
+      if (chosen) question += " — " + chosen;
       ask("Are you sure?", question).then(function (yes) { if (yes) post(form, true); });
     } else {
       post(form, false);
