@@ -132,6 +132,7 @@ class V4L2Source:
         self.device = device
         self.size = size
         self._cap: Any = None
+        self._failures = 0
 
     def open(self) -> None:
         import cv2
@@ -148,7 +149,13 @@ class V4L2Source:
         if self._cap is None:
             return None
         ok, frame = self._cap.read()
-        return to_gray(frame) if ok and frame is not None else None
+        if ok and frame is not None:
+            self._failures = 0
+            return to_gray(frame)
+        self._failures += 1
+        if self._failures >= 30:  # about a second without a frame: unplugged
+            self.close()
+        return None
 
     def still(self) -> Image | None:
         return self.read()

@@ -320,3 +320,33 @@ def test_a_folder_camera_and_a_video_file(room: Room, tmp_path: Path) -> None:
             rt.stop()
     with pytest.raises(OSError):
         FolderSource(tmp_path / "missing").open()
+
+
+def test_a_camera_that_stops_giving_frames_goes_offline_and_comes_back(room: Room) -> None:
+    """A source that fails (an unplugged webcam) is reported and reopened."""
+
+    class Flaky(BlankSource):
+        def __init__(self) -> None:
+            super().__init__((160, 120), fps=200)
+            self.opens = 0
+            self.fail_next_open = False
+
+        def open(self) -> None:
+            self.opens += 1
+            if self.fail_next_open:
+                self.fail_next_open = False
+                raise OSError("no such device")
+            super().open()
+
+    cam = Flaky()
+    rt = start_hardware(room, config(), frame_source=cam)
+    try:
+        assert eventually(lambda: rt.status()["camera"]["online"])
+        cam.fail_next_open = True
+        cam.close()  # unplugged
+        assert eventually(lambda: cam.opens >= 3)  # failed once, then reopened
+        assert eventually(lambda: rt.status()["camera"]["online"])
+        text = " | ".join(notices_of(rt, "camera"))
+        assert "stopped giving frames" in text or "offline" in text
+    finally:
+        rt.stop()
