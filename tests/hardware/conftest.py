@@ -1,4 +1,5 @@
-"""Hardware tests: the toy card game registered, and gpiozero's mock pins."""
+"""Hardware tests: the toy card game registered (for these tests only), and
+gpiozero's mock pins."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import pytest
 
 from companion.games import GAMES
 
-GAMES.setdefault("cardgame", "tests.hardware.cardgame:CardGame")
+
+@pytest.fixture(autouse=True)
+def _card_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "cardgame", "tests.hardware.cardgame:CardGame")
 
 
 @pytest.fixture
