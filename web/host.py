@@ -91,8 +91,10 @@ def logout() -> BaseResponse:
 def home() -> str:
     d = dash()
     games, broken = loadable_games()
+    open_ids = {t.id for t in d.tables()}
+    earlier = [t for t in reversed(d.room.store.tables()) if t.id not in open_ids][:30]
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
-                           current=d.current_id, hardware=_hardware())
+                           earlier=earlier, current=d.current_id, hardware=_hardware())
 
 
 def loadable_games() -> tuple[list[Any], list[str]]:

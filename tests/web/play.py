@@ -18,7 +18,7 @@ from companion.games.base import TABLE_SCREEN, seat_viewer
 from companion.table import Table
 from web import dashboard_of
 
-from .conftest import FETCH, csrf, event_data, first_event, open_table, phone
+from .conftest import FETCH, JOIN, csrf, event_data, first_event, open_table, phone
 
 OK_STATUSES = {200, 400, 409, 422}
 
@@ -139,8 +139,10 @@ def fetch_all(client: FlaskClient, page: str, live: str, stream: str) -> str:
 def viewer_pages(party: Party) -> dict[str, str]:
     tid = party.table.id
     screen = party.app.test_client()
+    join = screen.get(f"/j/{JOIN}?t={tid}")
+    assert join.status_code == 200
     pages = {
-        "table": fetch_all(screen, f"/t/{tid}", f"/t/{tid}/live", f"/t/{tid}/stream"),
+        "table": fetch_all(screen, f"/t/{tid}", f"/t/{tid}/live", f"/t/{tid}/stream") + join.text,
         "host": fetch_all(party.host, f"/host/t/{tid}", f"/host/t/{tid}/live", f"/host/t/{tid}/stream"),
     }
     for seat, client in enumerate(party.phones):

@@ -8,9 +8,21 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.commands import CHANCE, Command
+from companion.table import Room
 from web import dashboard_of
 
-from .conftest import FETCH, JOIN, PIN, csrf, event_data, first_event, open_table, phone
+from .conftest import (
+    FETCH,
+    JOIN,
+    PIN,
+    csrf,
+    event_data,
+    first_event,
+    login,
+    make_app,
+    open_table,
+    phone,
+)
 
 
 def post_act(client: FlaskClient, url: str, command: str, args: dict[str, object], state_no: int,
@@ -270,3 +282,14 @@ def test_your_move_follows_the_status_line() -> None:
     assert not your_turn("Ann (boss) deals; waiting for the cards of Bob", names, 0, [{"enabled": False}])
     assert your_turn("seat 0 to add", names, 2, loan)  # no name: whoever can act
     assert not your_turn("seat 0 to add", names, 2, [{"enabled": False}])
+
+
+def test_host_home_lists_earlier_tables_from_the_store(app: Flask, host: FlaskClient, room: Room) -> None:
+    tid = open_table(host, "tally", ["Ann", "Bob"])
+    dashboard_of(app).end_by_host(dashboard_of(app).room.get(tid))
+    fresh = make_app(Room(room.store))  # a restart: finished tables are not reopened
+    client = fresh.test_client()
+    login(client)
+    page = client.get("/host").text
+    assert "Earlier tables" in page and tid in page
+    assert client.get(f"/host/t/{tid}/export.json").status_code == 200
