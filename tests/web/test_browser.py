@@ -223,10 +223,15 @@ def test_muell_money_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]
     second.wait_for_selector(".phone-status.your-turn")
     second.click("form[data-key^='choose'] button.big >> nth=0")
     screen.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 1}")
-    _secrets_stay_home(table, ann, bob, screen, "muell")
+    # Ann takes a loan (a money move: the sheet asks first); now the two vaults differ
+    ann.click("form[data-key^='loan'] button.big")
+    ann.click("#sheet [data-sheet=yes]")
+    bob.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 2}")
+    ann.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 2}")
+    _secrets_stay_home(table, ann, bob, screen, "muell", must_differ=True)
 
 
-def _secrets_stay_home(table: Table, ann: Any, bob: Any, screen: Any, name: str) -> None:
+def _secrets_stay_home(table: Table, ann: Any, bob: Any, screen: Any, name: str, must_differ: bool = False) -> None:
     from companion.games.base import seat_viewer
 
     ann.wait_for_timeout(300)
@@ -238,6 +243,8 @@ def _secrets_stay_home(table: Table, ann: Any, bob: Any, screen: Any, name: str)
         view = table.view(seat_viewer(seat))["game_view"]
         mine = view.get("you") or view.get("me") or {}
         cash.append(mine.get("cash", mine.get("gold")))
+    if must_differ:
+        assert cash[0] != cash[1], cash
     for page, seat in ((ann, 0), (bob, 1)):
         shown = page.locator("[data-secret=cash], [data-secret=gold]").all_inner_texts()
         if cash[seat] is not None:
