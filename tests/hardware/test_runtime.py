@@ -151,6 +151,7 @@ def test_sim_tower_roll_now_and_status(room: Room) -> None:
         rt.roll_now()
         table.wait_for_change(seen, timeout=5)
         assert eventually(lambda: table.entries[-1].source == "dice-tower")
+        assert rt.wait_idle()  # the owner has recorded the latency too
         status = rt.status()
         assert status["dice"]["kind"] == "sim-tower" and status["dice"]["simulated"] is True
         assert status["dice"]["online"] is True and status["dice"]["hello"].startswith("TCDT/1")
