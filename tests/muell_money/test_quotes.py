@@ -12,7 +12,8 @@ from companion.games.muell_money import citations
 from companion.games.muell_money.options import OPTIONS
 from companion.rules import Citation, seed_file
 
-SHARED = Path("/work/shared")
+# the rule texts sit beside the checkout: <repo>/../shared/seeds
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 SEEDS = SHARED / "seeds"
 
 
