@@ -25,6 +25,7 @@ from web.common import (
     answer,
     dash,
     fragment,
+    join_url,
     perform,
     result_answer,
     stream,
@@ -32,6 +33,7 @@ from web.common import (
     wants_json,
 )
 from web.forms import FormError, read_state_no
+from web.qr import qr_svg
 from web.views import project
 
 bp = Blueprint("host", __name__, url_prefix="/host")
@@ -93,8 +95,10 @@ def home() -> str:
     games, broken = loadable_games()
     open_ids = {t.id for t in d.tables()}
     earlier = [t for t in reversed(d.room.store.tables()) if t.id not in open_ids][:30]
+    link = join_url(url_for("seat.join_code", code=d.join_code))
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
-                           earlier=earlier, current=d.current_id, hardware=_hardware())
+                           earlier=earlier, current=d.current_id, hardware=_hardware(),
+                           join_code=d.join_code, join_link=link, join_qr=qr_svg(link))
 
 
 def loadable_games() -> tuple[list[Any], list[str]]:

@@ -12,6 +12,7 @@ from companion.games.base import TABLE_SCREEN
 from companion.table import Table
 from web.common import dash, fragment, join_url, stream
 from web.qr import qr_svg
+from web.seat import seats_named
 from web.seeds import passage
 from web.views import project
 
@@ -55,9 +56,12 @@ def lobby_stream() -> Response:
 def screen_context(table: Table) -> dict[str, object]:
     d = dash()
     link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
+    view = project(table, TABLE_SCREEN, d.log_book)
     return {
         "table": table,
-        "view": project(table, TABLE_SCREEN, d.log_book),
+        "view": view,
+        "named": seats_named(view["status"], table.seat_names),
+        "joined": d.taken_seats(table),
         "finished": d.finished(table),
         "ended_by_host": d.ended_by_host(table),
         "join_code": d.join_code,

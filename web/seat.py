@@ -150,8 +150,13 @@ def your_turn(status: str, names: tuple[str, ...], seat: int, actions: list[dict
     Money offers a loan at any time; that alone is not a move)."""
     if not any(a["enabled"] for a in actions):
         return False
-    named = [i for i, name in enumerate(names) if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", status, re.I)]
+    named = seats_named(status, names)
     return not named or seat in named
+
+
+def seats_named(status: str, names: tuple[str, ...]) -> list[int]:
+    """The seats a status line names (as whole words)."""
+    return [i for i, name in enumerate(names) if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", status, re.I)]
 
 
 def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
