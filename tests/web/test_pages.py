@@ -293,3 +293,13 @@ def test_host_home_lists_earlier_tables_from_the_store(app: Flask, host: FlaskCl
     page = client.get("/host").text
     assert "Earlier tables" in page and tid in page
     assert client.get(f"/host/t/{tid}/export.json").status_code == 200
+
+
+def test_phones_of_a_finished_game_are_shown_the_next_table(app: Flask, host: FlaskClient) -> None:
+    tid = open_table(host, "tally", ["Ann", "Bob"])
+    ann = phone(app, tid, 0)
+    assert "A new table is open" not in ann.get(f"/s/{tid}/0").text
+    host.post(f"/host/t/{tid}/end", data={"csrf": csrf(host), "confirmed": "1"}, headers=FETCH)
+    nxt = open_table(host, "tally", ["Ann", "Bob"])
+    page = ann.get(f"/s/{tid}/0").text
+    assert "A new table is open" in page and f"t={nxt}" in page
