@@ -16,7 +16,11 @@ from companion.games import GAMES
 from companion.table import Room
 from web import WebConfig, create_app
 
-GAMES.setdefault("secretive", "tests.web.secretive:Secretive")
+
+@pytest.fixture(autouse=True)
+def _secretive_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dashboard's toy game, registered only while a web test runs."""
+    monkeypatch.setitem(GAMES, "secretive", "tests.web.secretive:Secretive")
 
 PIN = "2468"
 JOIN = "WXYZ"
