@@ -85,7 +85,12 @@ class Table:
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
         self.store = store
-        self._entries: list[LogEntry] = list(entries)
+        self._entries: list[LogEntry] = []
+        #: each entry's explanation lines, parsed once (the log only grows)
+        self._lines: list[tuple[Explanation, ...]] = []
+        self._undone: set[int] = set()
+        for entry in entries:
+            self._remember(entry)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Listener] = []
@@ -117,16 +122,24 @@ class Table:
         return self.game.score(self._state)
 
     def undone_seqs(self) -> set[int]:
-        return {s for e in self._entries for s in e.undoes()}
-
-    def log(self, viewer: Viewer = TABLE_SCREEN) -> list[dict[str, Any]]:
-        """The explanation log as ``viewer`` may see it, oldest first."""
-        seat = viewer.seat_or_none
-        undone = self.undone_seqs()
-        out: list[dict[str, Any]] = []
         with self._lock:
-            for entry in self._entries:
-                lines = [Explanation.from_json(raw) for raw in entry.explanations]
+            return set(self._undone)
+
+    def _remember(self, entry: LogEntry) -> None:
+        """Keep an appended entry, its parsed lines and what it undoes."""
+        self._entries.append(entry)
+        self._lines.append(tuple(Explanation.from_json(raw) for raw in entry.explanations))
+        self._undone.update(entry.undoes())
+
+    def log(self, viewer: Viewer = TABLE_SCREEN, limit: int | None = None) -> list[dict[str, Any]]:
+        """The explanation log as ``viewer`` may see it, oldest first; with
+        ``limit``, only the last ``limit`` entries that have a visible line."""
+        seat = viewer.seat_or_none
+        out: list[dict[str, Any]] = []
+        if limit is not None and limit <= 0:
+            return out
+        with self._lock:
+            for entry, lines in zip(reversed(self._entries), reversed(self._lines), strict=True):
                 visible = [e.to_json() for e in lines if e.visible_to(seat)]
                 if not visible:
                     continue
@@ -136,10 +149,13 @@ class Table:
                         "kind": entry.kind,
                         "actor": self._actor_label(entry.actor),
                         "source": entry.source,
-                        "undone": entry.seq in undone,
+                        "undone": entry.seq in self._undone,
                         "lines": visible,
                     }
                 )
+                if limit is not None and len(out) >= limit:
+                    break
+        out.reverse()
         return out
 
     def _actor_label(self, actor: str) -> str:
@@ -150,8 +166,10 @@ class Table:
                 return actor
         return actor
 
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        """Everything a screen needs, projected for ``viewer``."""
+    def view(self, viewer: Viewer, log_limit: int | None = None) -> dict[str, Any]:
+        """Everything a screen needs, projected for ``viewer``, taken as one
+        consistent snapshot (state, state number and log together).  With
+        ``log_limit``, the log holds only its last ``log_limit`` entries."""
         with self._lock:
             state = self._state
             return {
@@ -166,7 +184,7 @@ class Table:
                 "options": dict(self.config.options),
                 "notes": self.game.public_notes(state),
                 "game_view": self.game.view(state, viewer),
-                "log": self.log(viewer),
+                "log": self.log(viewer, log_limit),
             }
 
     def actions(self, actor: Actor) -> list[dict[str, Any]]:
@@ -194,7 +212,7 @@ class Table:
                 explanations=tuple(e.to_json() for e in outcome.explanations),
             )
             self.store.append(self.id, entry)
-            self._entries.append(entry)
+            self._remember(entry)
             self._state = outcome.state
             accepted = Accepted(entry.seq, self.state_no, tuple(outcome.explanations))
             if self.game.is_over(self._state):
@@ -210,8 +228,7 @@ class Table:
             raise IllegalMove("undo needs a count of at least 1", UNDO_RULE)
         with self._lock:
             self._refuse_if_stale(state_no)
-            undone = self.undone_seqs()
-            active = [e for e in self._entries if e.kind == "move" and e.seq not in undone]
+            active = [e for e in self._entries if e.kind == "move" and e.seq not in self._undone]
             if not active:
                 raise IllegalMove("there is nothing to undo", UNDO_RULE)
             targets = active[-count:]
@@ -236,7 +253,7 @@ class Table:
                 explanations=tuple(e.to_json() for e in lines),
             )
             self.store.append(self.id, entry)
-            self._entries.append(entry)
+            self._remember(entry)
             self._state = new_state
             self.store.mark_finished(self.id, self.game.is_over(new_state))
             accepted = Accepted(entry.seq, self.state_no, tuple(lines))

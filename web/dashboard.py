@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from companion.errors import SetupError
 from companion.games.base import Seat
 from companion.table import Room, Table
-from web.views import LogBook
 
 #: letters that cannot be mistaken for each other when read off a TV
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -108,7 +107,6 @@ class Dashboard:
         self._version = 0
         self._current: str | None = None
         self._chart_cache: dict[tuple[str, int], Any] = {}
-        self.log_book = LogBook()
         tables = room.tables()
         if tables:
             self._current = tables[-1].id

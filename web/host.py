@@ -194,7 +194,7 @@ def host_context(table: Table) -> dict[str, Any]:
     ]
     return {
         "table": table,
-        "view": project(table, HOST_SCREEN, d.log_book),
+        "view": project(table, HOST_SCREEN),
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
         "host_actions": [] if finished else table.actions(HOST),

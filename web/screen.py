@@ -56,7 +56,7 @@ def lobby_stream() -> Response:
 def screen_context(table: Table) -> dict[str, object]:
     d = dash()
     link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
-    view = project(table, TABLE_SCREEN, d.log_book)
+    view = project(table, TABLE_SCREEN)
     return {
         "table": table,
         "view": view,

@@ -126,11 +126,11 @@ def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
 def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     d = dash()
     finished = d.finished(table)
-    view = project(table, seat_viewer(seat), d.log_book)
+    view = project(table, seat_viewer(seat))
     actions = [] if finished else table.actions(Actor.of_seat(seat))
     return {
         "your_turn": not finished and your_turn(view["status"], table.seat_names, seat, actions),
-        "private": private_part(view["game_view"], project(table, TABLE_SCREEN, d.log_book, 0)["game_view"]),
+        "private": private_part(view["game_view"], project(table, TABLE_SCREEN, 0)["game_view"]),
         "table": table,
         "seat": seat,
         "seat_name": table.seat_names[seat],

@@ -206,3 +206,18 @@ def test_replay_of_the_log_is_the_live_state(tmp_path_factory: pytest.TempPathFa
     assert fold(table.game, table.config, store.entries(table.id)) == table.state
     assert Table(table.id, table.config, store, store.entries(table.id)).state == table.state
     store.close()
+
+
+def test_a_limited_log_is_the_tail_of_the_full_log(room: Room) -> None:
+    table = room.open_table("tally", ["Ann", "Bob"], {"goal": "50"})
+    for i in range(9):
+        table.submit(add(i % 2, 1))
+    table.undo(2)
+    for viewer in (TABLE_SCREEN, HOST_SCREEN, seat_viewer(0), seat_viewer(1)):
+        full = table.log(viewer)
+        assert table.log(viewer, limit=4) == full[-4:]
+        assert table.view(viewer, log_limit=4)["log"] == full[-4:]
+        assert table.log(viewer, limit=0) == []
+    reopened = Table(table.id, table.config, room.store, room.store.entries(table.id))
+    assert reopened.log(seat_viewer(1)) == table.log(seat_viewer(1))
+    assert [e["undone"] for e in reopened.log()][-3:] == [True, True, False]

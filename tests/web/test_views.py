@@ -1,4 +1,4 @@
-"""The dashboard's cached projection equals ``Table.view`` (log cut short)."""
+"""The pages' projection equals ``Table.view`` with the log cut to its tail."""
 
 from __future__ import annotations
 
@@ -8,15 +8,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from web import dashboard_of
-from web.views import LogBook, project
+from web.views import project
 
 from .play import play, seat_up
 
 
 def test_project_matches_table_view(app: Flask, host: FlaskClient) -> None:
     party = seat_up(app, host, "secretive", ["Ann", "Bob", "Cy"])
-    book = LogBook()
     table = party.table
     rng = random.Random(3)
     for _ in range(6):
@@ -24,8 +22,8 @@ def test_project_matches_table_view(app: Flask, host: FlaskClient) -> None:
         table.undo(1) if table.state_no and rng.random() < 0.5 else None
         for viewer in (TABLE_SCREEN, HOST_SCREEN, seat_viewer(0), seat_viewer(2)):
             full = table.view(viewer)
-            mine = project(table, viewer, book, limit=10_000)
+            mine = project(table, viewer, limit=10_000)
             assert mine == full
-            short = project(table, viewer, book, limit=3)
+            short = project(table, viewer, limit=3)
             assert short["log"] == full["log"][-3:]
-    assert project(table, TABLE_SCREEN, dashboard_of(app).log_book, 0)["log"] == []
+    assert project(table, TABLE_SCREEN, 0)["log"] == []
