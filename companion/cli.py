@@ -143,7 +143,8 @@ def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
         try:
             table.submit(command)
         except Refusal as err:
-            record = {"index": index, "command": command.to_json(), **err.to_json()}
+            # name the actor as the script wrote it ("Bob", not "seat:1")
+            record = {"index": index, "command": {**command.to_json(), "actor": step["actor"]}, **err.to_json()}
             if expect_rejection:
                 rejections.append(record)
                 continue
