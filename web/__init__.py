@@ -101,12 +101,13 @@ def create_app(config: WebConfig | None = None) -> Flask:
     )
     app.extensions["companion"] = dashboard
 
-    from web import common, host, screen, seat
+    from web import common, host, screen, seat, station
 
     common.init_app(app)
     app.register_blueprint(screen.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)
+    app.register_blueprint(station.bp)
     return app
 
 
