@@ -18,6 +18,12 @@ def register(sub: Any) -> None:
     scan.add_argument("--game", help="map tags to this game's cards (default: the game each tag names)")
     scan.add_argument("--json", action="store_true", help="print JSON (one object per image)")
     scan.add_argument(
+        "--spread",
+        action="store_true",
+        help="read a full-resolution still of spread cards (every decoder, then overlapping tiles), "
+        "as for a World of Waste station",
+    )
+    scan.add_argument(
         "--decoders", default="zxing-cpp,pyzbar", help="decoders in order (zxing-cpp,pyzbar,opencv)"
     )
     scan.set_defaults(handler=cmd_scan)
@@ -39,6 +45,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from companion.tags import AnyGameTags, CardRegistry, TagError
     from hardware.decoders import Scanner, probe_decoders
     from hardware.frames import load_gray
+    from hardware.spread import read_all
 
     names = [n.strip() for n in str(args.decoders).split(",") if n.strip()]
     decoders, report = probe_decoders(names)
@@ -66,10 +73,15 @@ def cmd_scan(args: argparse.Namespace) -> int:
             status = 2
             continue
         started = time.perf_counter()
-        codes = scanner.read(gray)
+        codes = read_all(gray, decoders) if args.spread else scanner.read(gray)
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
+        if args.spread:  # left to right, top to bottom, as a station is laid out
+            codes = sorted(codes, key=lambda c: (round(c.center[1] / 200), c.center[0]))
+        card_ids: list[str] = []
         for code in codes:
             reading = tags.read(code.text)
+            if args.game and reading.card is not None and reading.card.card_id not in card_ids:
+                card_ids.append(reading.card.card_id)
             item = code.to_json()
             item["card"] = (
                 {
@@ -84,6 +96,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
             )
             item["notice"] = reading.notice or None
             entry["codes"].append(item)
+        if args.game:
+            # the game's cards only, each once: what a station command takes
+            entry["card_ids"] = card_ids
+            entry["notices"] = [item["notice"] for item in entry["codes"] if item["notice"]]
         results.append(entry)
     if args.json:
         json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
@@ -98,6 +114,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
                 card = item["card"]
                 what = f"{card['game']} {card['card_id']} ({card['name']} #{card['copy']})" if card else item["notice"]
                 print(f"  {item['text']!r} [{item['decoder']}, {item['how']}]: {what}")
+            if "card_ids" in entry:
+                print(f"  {args.game} card ids: {', '.join(entry['card_ids']) or 'none'}")
     return status
 
 
