@@ -17,7 +17,8 @@ import copy
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,15 +55,20 @@ class Accepted:
 Listener = Callable[["Table", Accepted], None]
 
 
-def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry]) -> Any:
-    """The state: the game's setup folded with every move that was not undone.
+def replay(
+    game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry]
+) -> Iterator[tuple[LogEntry | None, Any]]:
+    """The setup's state (with ``None``), then the state after each logged
+    move that was not undone, with its entry.
 
     Each move is parsed and checked again, so a log that no longer fits the
-    rules fails loudly instead of producing a wrong state.
+    rules fails loudly instead of producing a wrong state.  The states are
+    successive versions of one object: copy one to keep it past the next step.
     """
     undone = {s for e in entries for s in e.undoes()}
     names = config.seat_names()
     state = game.setup(config)
+    yield None, state
     for entry in entries:
         if entry.kind != "move" or entry.seq in undone:
             continue
@@ -70,7 +76,13 @@ def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry])
         move = game.parse(state, command)
         game.check(state, move)
         state = game.apply(state, move).state
-    return state
+        yield entry, state
+
+
+def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry]) -> Any:
+    """The state: the game's setup folded with every move that was not undone."""
+    last = deque(replay(game, config, entries), maxlen=1)
+    return last[0][1]
 
 
 class Table:

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from companion.commands import Actor, Command
-from companion.table import Table
+from companion.table import Table, replay
 
 #: CSS colours for the seat colours games offer
 COLOURS = {
@@ -38,22 +37,13 @@ class History:
 
 
 def score_history(table: Table) -> History:
-    game, config = table.game, table.config
-    entries = table.entries
-    undone = {s for e in entries for s in e.undoes()}
-    names = config.seat_names()
-    state = game.setup(config)
-    steps = [0]
-    totals = [_totals(game, state, len(names))]
-    for entry in entries:
-        if entry.kind != "move" or entry.seq in undone:
-            continue
-        command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
-        move = game.parse(state, command)
-        game.check(state, move)
-        state = game.apply(state, move).state
-        steps.append(entry.seq)
-        totals.append(_totals(game, state, len(names)))
+    """Each seat's total after the setup and after every move not undone."""
+    seats = len(table.config.seats)
+    steps: list[int] = []
+    totals: list[tuple[int, ...]] = []
+    for entry, state in replay(table.game, table.config, table.entries):
+        steps.append(0 if entry is None else entry.seq)
+        totals.append(_totals(table.game, state, seats))
     return History(tuple(steps), tuple(totals))
 
 
