@@ -194,6 +194,10 @@ def test_enabled_hints_with_their_defaults_are_accepted(seed: int) -> None:
                         args[f.name] = f.default
                     elif f.choices:
                         args[f.name] = f.choices[0].value
+                    elif f.kind == "number":  # typed by the host (a correction's new value)
+                        args[f.name] = f.minimum or 0
+                    elif f.kind == "text":  # a correction's reason
+                        args[f.name] = "typed by the host"
                 move = GAME.parse(state, Command(actor, hint.command, args))
                 GAME.check(state, move)
                 tried += 1

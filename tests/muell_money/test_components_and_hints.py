@@ -99,7 +99,7 @@ def test_hints_for_dealing_choosing_and_playing() -> None:
     s = Scene(2)
     deal = hints(s, "chance")
     assert deal[0]["command"] == "deal" and len(deal[0]["fields"][0]["choices"]) == 10
-    assert [h.command for h in GAME.actions(s.state, HOST)] == ["shuffle"]
+    assert [h.command for h in GAME.actions(s.state, HOST)] == ["shuffle", "correct"]
     assert [h["command"] for h in hints(s, "Ann")] == ["loan"]
     s.deal_sets(("Innovate", "Raw Materials", "Adviser"), ("Hire/Fire", "Order", "Growth"), ("Order", "Growth", "Waste Disposal"))
     choose = hints(s, "Ann")

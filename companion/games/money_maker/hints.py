@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.commands import Actor, ActorKind
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.corrections import host_hint as correction_hint
 from companion.games.money_maker.engine import (
     card_kind,
     market_price,
@@ -170,6 +171,7 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
             moves_money=True,
         )
     )
+    out.append(correction_hint(state))
     return out
 
 

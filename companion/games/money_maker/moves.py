@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
+from companion.corrections import CORRECTION_RULE
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.money_maker import bank_run as R
 from companion.games.money_maker import citations as C
 from companion.games.money_maker import engine as E
 from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.corrections import correct, parse_correct
 from companion.games.money_maker.payment import Payment, Placement
 from companion.games.money_maker.state import BANK_RUN, MoneyMakerState
 from companion.rules import Explanation
@@ -42,6 +44,7 @@ VOCABULARY: Mapping[str, str] = {
     "deal": "host or one of the two seats: between, gives - record a deal",
     "grant": "host: seat, gold, goods - record an action card's effect with the reserves",
     "redistribute": "seat just promoted/degraded: placement - its credit over its ring",
+    "correct": "host: value, seat, block, to, reason - an audited correction of one value",
 }
 
 
@@ -242,6 +245,8 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         if not isinstance(goods, Mapping):
             raise InvalidCommand("'goods' maps a market to a (signed) count")
         args["goods"] = {market_ref(m): whole(n, f"{m} goods", None) for m, n in goods.items()}
+    elif name == "correct":
+        args = parse_correct(state, command)
     elif name == "redistribute":
         raw = a.get("placement")
         if raw is None:
@@ -288,6 +293,11 @@ def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
         if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
             raise NotYourTurn("a deal is recorded by the host or by one of its two banks", C.DEALS)
         E.do_deal(state, a["a"], a["b"], a["gives"], lines)
+        return lines
+    if name == "correct":
+        if kind is not ActorKind.HOST:
+            raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
+        correct(state, a, lines)
         return lines
     if name == "grant":
         if kind is not ActorKind.HOST:

@@ -167,6 +167,9 @@ class MoneyMakerState:
     #: gold the Gold Reserve could not pay a seat (subtracted from its debt in the bank run)
     reserve_owed: dict[int, int] = field(default_factory=dict)
     over: str = ""
+    #: gold the host's corrections of the Gold Reserve added (negative: removed);
+    #: reserve + vaults == gold_total + gold_corrected
+    gold_corrected: int = 0
 
     @property
     def seats(self) -> int:

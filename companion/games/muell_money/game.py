@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.commands import CHANCE, HOST, Actor, Command
+from companion.corrections import CORRECTION_RULE
+from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn, SetupError
 from companion.games.base import (
     ActionHint,
@@ -35,7 +37,7 @@ from companion.games.muell_money.components import (
     Components,
     read_components,
 )
-from companion.games.muell_money.moves import Move, parse_move, resolve_card
+from companion.games.muell_money.moves import CORRECTION_TARGETS, Move, parse_move, resolve_card
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.scoring import score_sheet
 from companion.games.muell_money.state import (
@@ -156,7 +158,9 @@ class MuellMoney(Game[MuellState, Move]):
         name = move.name
         if name == "loan":
             return
-        if name == "shuffle":
+        if name == "correct":
+            self._check_correct(state, move)
+        elif name == "shuffle":
             self._check_shuffle(state, move)
         elif name == "deal":
             self._check_deal(state, move)
@@ -170,6 +174,93 @@ class MuellMoney(Game[MuellState, Move]):
             self._check_bid(state, move)
         else:  # pragma: no cover - parse_move knows every name
             raise InvalidCommand(f"unknown command {name!r}")
+
+    def _check_correct(self, state: MuellState, move: Move) -> None:
+        comp = state.comp
+        to = move.amount
+        target = move.target
+        who = f"{state.name(move.seat)}'s " if move.seat is not None else "the "
+        label = next(t.noun for t in CORRECTION_TARGETS if t.key == target)
+
+        def refuse(why: str) -> None:
+            raise IllegalMove(f"cannot correct {who}{label} to {to}: {why}", CORRECTION_RULE)
+
+        if target in ("cash", "loans") and to < 0:
+            refuse("it cannot be negative")
+        if target == "raw_materials":
+            assert move.seat is not None
+            if to < 0:
+                refuse("it cannot be negative")
+            more = to - state.seats[move.seat].raw
+            if more > state.supply:
+                refuse(f"the supply holds only {state.supply} (correct the supply first if it is wrong)")
+        if target == "supply" and to < 0:
+            refuse("it cannot be negative")
+        if target == "waste" and not 0 <= to <= comp.waste_max:
+            refuse(f"the waste meter runs from 0 to {comp.waste_max}")
+        if target == "column" and to not in comp.columns:
+            refuse(f"the board's columns are {min(comp.columns)} to {max(comp.columns)}")
+        if target == "row" and to not in comp.rows:
+            refuse(f"the board's rows are {min(comp.rows)} to {max(comp.rows)}")
+        if target.startswith("mat_") and not 1 <= to <= len(comp.holes):
+            refuse(f"a mat row has holes 1 to {len(comp.holes)}")
+
+    def _apply_correct(self, state: MuellState, move: Move, lines: list[Explanation]) -> None:
+        comp = state.comp
+        to, target, reason = move.amount, move.target, move.reason
+        if move.seat is None:  # the supply
+            old = state.supply
+            state.supply = to
+            state.raw_corrected += to - old
+            lines.extend(correction_lines("", "raw-material supply", str(old), str(to), reason))
+            return
+        seat = move.seat
+        me = state.seats[seat]
+        if target == "cash":
+            old = me.cash
+            me.cash = to
+            if to > old:
+                state.bank_out += to - old
+                extra = f"{_m(to - old)} from the bank"
+            else:
+                state.bank_in += old - to
+                extra = f"{_m(old - to)} back to the bank"
+            lines.extend(correction_lines(me.name, "cash", _m(old), _m(to), reason, hidden_seat=seat, extra=extra))
+            return
+        if target.startswith("mat_"):
+            row = MAT_ROWS.index(target[4:])
+            old = me.mat[row]
+            me.mat[row] = to - 1
+            what = f"mat marker in the {MAT_ROW_LABELS[MAT_ROWS[row]]} row"
+            lines.extend(
+                correction_lines(
+                    me.name, what, f"hole {old + 1} ({comp.holes[old].value})",
+                    f"hole {to} ({comp.holes[to - 1].value})", reason,
+                )
+            )
+            return
+        attr, what = {
+            "loans": ("loans", "loan markers"),
+            "raw_materials": ("raw", "raw materials"),
+            "waste": ("waste", "waste"),
+            "column": ("column", "factory column"),
+            "row": ("row", "factory row"),
+        }[target]
+        old = int(getattr(me, attr))
+        setattr(me, attr, to)
+        extra = ""
+        if target == "raw_materials":
+            state.supply -= to - old
+            extra = (f"{to - old} from the supply" if to >= old else f"{old - to} back to the supply") + (
+                f", {state.supply} left there"
+            )
+        elif target == "waste":
+            extra = f"{self._zone_text(state, to)}"
+        elif target == "column":
+            state.end_reached = any(s.column >= comp.end_column for s in state.seats)
+            if to >= comp.end_column:
+                extra = "the factory is on the last column: the game ends after this round"
+        lines.extend(correction_lines(me.name, what, str(old), str(to), reason, extra=extra))
 
     def _check_shuffle(self, state: MuellState, move: Move) -> None:
         if state.phase is not Phase.DEAL:
@@ -401,6 +492,7 @@ class MuellMoney(Game[MuellState, Move]):
         lines: list[Explanation] = []
         cash_before = [s.cash for s in state.seats]
         handler = {
+            "correct": self._apply_correct,
             "loan": self._apply_loan,
             "shuffle": self._apply_shuffle,
             "deal": self._apply_deal,
@@ -414,7 +506,7 @@ class MuellMoney(Game[MuellState, Move]):
         }[move.name]
         handler(state, move, lines)
         for i, seat in enumerate(state.seats):
-            if seat.cash != cash_before[i]:
+            if seat.cash != cash_before[i] and move.name != "correct":
                 lines.append(
                     say(f"{seat.name}, your cash: {_m(seat.cash)} (was {_m(cash_before[i])})", audience=[i])
                 )

@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.commands import Actor, ActorKind
+from companion.corrections import hint as correction_hint
 from companion.errors import Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
-from companion.games.muell_money.moves import Move
+from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
 from companion.games.muell_money.state import MuellState, Phase
 
 if TYPE_CHECKING:
@@ -47,11 +48,13 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
     if actor.kind is ActorKind.CHANCE:
         return _chance_hints(game, state, actor)
     if actor.kind is ActorKind.HOST:
-        if state.phase is not Phase.DEAL or state.deck_count() == 0:
-            return []
-        # the server fills 'order' with shuffle_command(state): the order is drawn
-        # when the host presses, and is never shown on any screen
-        return [ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {})]
+        host: list[ActionHint] = []
+        if state.phase is Phase.DEAL and state.deck_count() > 0:
+            # the server fills 'order' with shuffle_command(state): the order is drawn
+            # when the host presses, and is never shown on any screen
+            host.append(ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {}))
+        host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats]))
+        return host
     if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
         return []
     seat = actor.seat

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
+from companion.corrections import Target, need_reason, need_target, need_to, seat_arg
 from companion.errors import InvalidCommand
 from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
 from companion.games.muell_money.state import MuellState
@@ -26,6 +27,10 @@ class Move:
     use: bool = False
     order: tuple[str, ...] = ()
     count: int = 1
+    # a host correction: target key, the seat it belongs to (None: a table value), reason
+    target: str = ""
+    seat: int | None = None
+    reason: str = ""
 
 
 #: command name (and accepted aliases) -> canonical name
@@ -45,12 +50,28 @@ NAMES: dict[str, str] = {
     "decline": "no-bid",
     "loan": "loan",
     "bribery": "bribery",
+    "correct": "correct",
 }
 
 ACTORS: dict[str, ActorKind] = {
     "deal": ActorKind.CHANCE,
     "shuffle": ActorKind.HOST,
+    "correct": ActorKind.HOST,
 }
+
+#: what the host may correct (``correct`` command); cash is the one hidden value
+CORRECTION_TARGETS: tuple[Target, ...] = (
+    Target("cash", "cash (M)", hidden=True),
+    Target("loans", "loan markers"),
+    Target("raw_materials", "raw materials on the tower (from/to the supply)"),
+    Target("waste", "waste meter"),
+    Target("column", "factory column"),
+    Target("row", "factory row (workers)"),
+    Target("mat_workers", "mat marker: workers row (hole, 1 = leftmost)"),
+    Target("mat_raw_materials", "mat marker: raw materials row (hole, 1 = leftmost)"),
+    Target("mat_waste", "mat marker: waste row (hole, 1 = leftmost)"),
+    Target("supply", "raw-material supply", seat=False),
+)
 
 ROW_ALIASES: dict[str, str] = {
     "workers": "workers",
@@ -131,6 +152,10 @@ def parse_move(state: MuellState, command: Command) -> Move:
     if actor.is_seat and not (actor.seat is not None and 0 <= actor.seat < state.n):
         raise InvalidCommand(f"there is no seat {actor.seat} at this table")
     comp = state.comp
+    if name == "correct":
+        target = need_target(command, CORRECTION_TARGETS)
+        seat = seat_arg(command, [s.name for s in state.seats]) if target.seat else None
+        return Move(actor, name, amount=need_to(command), target=target.key, seat=seat, reason=need_reason(command))
     if name == "deal":
         card = command.arg("card")
         return Move(actor, name, card=None if card is None else _card(comp, command))

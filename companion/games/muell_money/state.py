@@ -81,6 +81,9 @@ class MuellState:
     bank_out: int = 0  # money the bank paid out (start cash, loans, orders)
     bank_in: int = 0  # money paid to the bank (wages, fines, innovations, repayments, ...)
     reshuffles: int = 0
+    #: raw materials the host's corrections of the supply added (negative: removed);
+    #: supply + towers + the lot in auction == supply_total + raw_corrected
+    raw_corrected: int = 0
 
     @property
     def n(self) -> int:

@@ -28,6 +28,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.commands import CHANCE, Actor, ActorKind, Command
+from companion.corrections import (
+    CORRECTION_RULE,
+    Target,
+    need_reason,
+    need_target,
+    need_to,
+    seat_arg,
+)
+from companion.corrections import hint as correction_hint
+from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn, SetupError
 from companion.games.base import (
     ActionHint,
@@ -49,7 +59,12 @@ from companion.games.world_of_waste.catalog import (
     UnknownCard,
     read_catalog,
 )
-from companion.games.world_of_waste.scoring import WINNER_RULE, score_sheet, score_stations
+from companion.games.world_of_waste.scoring import (
+    CORRECTION_LINE,
+    WINNER_RULE,
+    score_sheet,
+    score_stations,
+)
 from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
 
 SEED = "001"
@@ -174,6 +189,11 @@ class WasteState:
     round_totals: list[list[int]]
     round_lines: list[list[dict[str, int]]] = field(default_factory=list)  # per round, per seat: type -> points
     boss_tie: str = "passes"  # the table's reading of the boss tie (rules option ``boss_tie``)
+    #: points the host's corrections add to each seat's score (empty: none yet)
+    corrections: list[int] = field(default_factory=list)
+
+    def correction(self, seat: int) -> int:
+        return self.corrections[seat] if seat < len(self.corrections) else 0
 
     @property
     def seats(self) -> int:
@@ -191,6 +211,8 @@ class Move:
     use: str | None = None
     recycler: CardRef | None = None
     scan: bool = False  # ``sort``: the cards were given (a scan of the whole station)
+    amount: int = 0  # ``correct``: the seat's new points correction
+    reason: str = ""  # ``correct``: why
 
 
 COMMANDS: Mapping[str, str] = {
@@ -205,7 +227,16 @@ COMMANDS: Mapping[str, str] = {
     "sort": "seat: put the hand into the station (optionally with the scanned station)",
     "station": "host or chance: a seat's whole station as scanned card ids",
     "boss": "host: give round 1's boss card to another seat before any card is dealt",
+    "correct": "host: value 'points', seat, to, reason - set a seat's points correction (audited)",
 }
+
+#: what the host may correct: the cards are corrected by scans (``station``,
+#: ``reveal``); what is left is the score, as a points correction per seat
+CORRECTION_TARGETS: tuple[Target, ...] = (
+    Target("points", "points correction (added to the station's score; may be negative)"),
+)
+#: the largest correction either way
+MAX_CORRECTION = 999
 
 
 def hand_size(seats: int) -> int:
@@ -362,6 +393,10 @@ class WorldOfWaste(Game[WasteState, Move]):
                 f"World of Waste has no command {command.name!r} (commands: {', '.join(COMMANDS)})"
             )
         cat = state.catalog
+        if name == "correct":
+            need_target(command, CORRECTION_TARGETS)
+            who = seat_arg(command, state.names)
+            return Move(command.actor, name, who, amount=need_to(command), reason=need_reason(command))
         seat = self._seat_arg(state, command)
         if name in ("deal", "bonus", "draw"):
             return Move(command.actor, name, seat, self._refs(cat, command, name), pile=self._pile_arg(state, command, False))
@@ -480,7 +515,10 @@ class WorldOfWaste(Game[WasteState, Move]):
         extra: list[str] = []
         if state.phase is not Phase.OVER:
             extra.append(f"provisional: round {state.round} of {ROUNDS} is being played")
-        return score_sheet(state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra)
+        return score_sheet(
+            state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
+            corrections=[state.correction(s) for s in range(state.seats)],
+        )
 
     def public_notes(self, state: WasteState) -> list[str]:
         unverified = state.catalog.unverified()
@@ -779,8 +817,32 @@ def _perform(state: WasteState, move: Move) -> list[Explanation]:
         "sort": _sort,
         "station": _station,
         "boss": _boss,
+        "correct": _correct,
     }[move.name]
     return handler(state, move)
+
+
+def _correct(state: WasteState, move: Move) -> list[Explanation]:
+    if move.actor.kind is not ActorKind.HOST:
+        raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
+    if state.phase is Phase.OVER:
+        raise IllegalMove("the game is over", ROUNDS_RULE)
+    assert move.seat is not None
+    to = move.amount
+    if abs(to) > MAX_CORRECTION:
+        raise IllegalMove(
+            f"cannot correct {state.names[move.seat]}'s points correction to {to}: "
+            f"a correction is at most {MAX_CORRECTION} points either way",
+            CORRECTION_RULE,
+        )
+    old = state.correction(move.seat)
+    if len(state.corrections) < state.seats:
+        state.corrections = [state.correction(s) for s in range(state.seats)]
+    state.corrections[move.seat] = to
+    return correction_lines(
+        state.names[move.seat], "points correction", f"{old:+d}", f"{to:+d}", move.reason,
+        extra="counted in the score from now on, and for the boss at the end of the round",
+    )
 
 
 def _boss(state: WasteState, move: Move) -> list[Explanation]:
@@ -1218,18 +1280,26 @@ def _station(state: WasteState, move: Move) -> list[Explanation]:
 def _end_round(state: WasteState) -> list[Explanation]:
     cat = state.catalog
     scored = score_stations(cat, [_counts(cat, s) for s in state.stations])
-    totals = [s.total for s in scored]
+    totals = [s.total + state.correction(s.seat) for s in scored]
     state.round_totals.append(totals)
-    state.round_lines.append([{ln.label: ln.points for ln in s.lines} for s in scored])
+    state.round_lines.append(
+        [
+            {ln.label: ln.points for ln in s.lines}
+            | ({CORRECTION_LINE: state.correction(s.seat)} if state.correction(s.seat) else {})
+            for s in scored
+        ]
+    )
     lines = [
         say(
             f"Scores after round {state.round}: "
-            + ", ".join(f"{state.names[s.seat]} {s.total}" for s in scored),
+            + ", ".join(f"{state.names[s.seat]} {totals[s.seat]}" for s in scored),
             SUMMARY_RULE,
         )
     ]
     for sc in scored:
         parts = ", ".join(f"{ln.label} {ln.points}" for ln in sc.lines if ln.points)
+        if state.correction(sc.seat):
+            parts = ", ".join(p for p in (parts, f"{CORRECTION_LINE} {state.correction(sc.seat):+d}") if p)
         lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE))
     if state.round == ROUNDS:
         state.phase = Phase.OVER
@@ -1361,6 +1431,7 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
                 "station": list(state.stations[s]),
                 "station_counts": {k: v for k, v in _counts(cat, state.stations[s]).items()},
                 "score": totals[s],
+                "points_correction": state.correction(s),
             }
         )
     out: dict[str, Any] = {
@@ -1475,6 +1546,7 @@ def _actions(state: WasteState, actor: Actor) -> list[ActionHint]:
                 )
             )
         hints += _software_hints(state)
+        hints.append(correction_hint(CORRECTION_TARGETS, state.names, minimum=None))
     for s in range(n):
         label = f"Scan {state.names[s]}'s station"
         if state.phase is Phase.PLAY and not state.sorted[s]:

@@ -15,6 +15,8 @@ from companion.games.world_of_waste.catalog import PAPER_RUN, Catalog, UnknownCa
 from companion.rules import Citation, cite
 
 SEED = "001"
+#: the score line of the host's points corrections
+CORRECTION_LINE = "Host correction"
 FOOD_RULE = cite(SEED, "Food waste", "Food waste is worth 1 point at the end of the game.")
 COMPOST_RULE = cite(
     SEED,
@@ -192,16 +194,32 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]], tied: Se
     return notes
 
 
-def score_sheet(catalog: Catalog, stations: Sequence[Counter[str]], *, final: bool, extra_notes: Sequence[str] = ()) -> ScoreSheet:
+def score_sheet(
+    catalog: Catalog,
+    stations: Sequence[Counter[str]],
+    *,
+    final: bool,
+    extra_notes: Sequence[str] = (),
+    corrections: Sequence[int] = (),
+) -> ScoreSheet:
+    """The sheet of the stations; ``corrections`` (per seat) are the host's
+    audited points corrections, each shown as its own line."""
     scored = score_stations(catalog, stations)
-    totals = Counter(s.total for s in scored)
-    tied = [s.seat for s in scored if totals[s.total] > 1]
+
+    def lines_of(s: StationScore) -> tuple[ScoreLine, ...]:
+        extra = corrections[s.seat] if s.seat < len(corrections) else 0
+        if not extra:
+            return s.lines
+        return (*s.lines, ScoreLine(CORRECTION_LINE, extra, "set by the host (see the log for why)"))
+
+    totals = Counter(sum(ln.points for ln in lines_of(s)) for s in scored)
+    tied = [s.seat for s in scored if totals[sum(ln.points for ln in lines_of(s))] > 1]
     notes = list(extra_notes) + unverified_used(catalog, stations, tied)
     if notes:
         notes.append("correct unverified values with an edition file (docs/editions.md, docs/games/world-of-waste.md)")
     return ScoreSheet(
         tuple(
-            SeatScore(s.seat, s.lines, s.auction_value, "auction value of the station") for s in scored
+            SeatScore(s.seat, lines_of(s), s.auction_value, "auction value of the station") for s in scored
         ),
         final=final,
         notes=tuple(notes),

@@ -1,0 +1,162 @@
+"""The host's audited correction of one value, shared by the games.
+
+A correction is an ordinary HOST command named ``correct``: it names a
+target (``value``), for seat values the ``seat``, the new value (``to``) and
+a required ``reason``.  Each game decides which targets it offers, checks the
+new value against its components, and moves any difference to or from the
+bank / reserve / supply so its conservation rules keep holding.
+
+What goes into the log: a public line says who corrected what, from what, to
+what and why (citing :data:`CORRECTION_RULE`).  A *hidden* value (a seat's
+cash, gold, goods) is never shown publicly: the public line says only that
+the value was corrected and why; the exact old → new line goes to that seat
+alone.  Like any move, a correction can be undone and replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.commands import Command
+from companion.errors import InvalidCommand
+from companion.games.base import ActionHint, Choice, Field
+from companion.rules import Explanation, cite, say
+
+CORRECTION_RULE = cite("core", "Host correction")
+COMMAND = "correct"
+#: longest reason kept (the dashboard's text fields allow 200 characters)
+MAX_REASON = 200
+
+
+@dataclass(frozen=True)
+class Target:
+    """A value the host may correct: its key, a label, and whether it
+    belongs to a seat (``seat``) and is hidden from the other seats."""
+
+    key: str
+    label: str
+    seat: bool = True
+    hidden: bool = False
+
+    @property
+    def noun(self) -> str:
+        """The label without its parenthesised help ("gold in the vault")."""
+        return self.label.split(" (")[0]
+
+
+def need_reason(command: Command) -> str:
+    """The correction's reason: required, one line, at most 200 characters."""
+    raw = command.arg("reason")
+    if not isinstance(raw, str) or not raw.strip():
+        raise InvalidCommand("'correct' needs a 'reason': why the value was wrong (it goes into the log)")
+    text = " ".join(raw.split())
+    if len(text) > MAX_REASON:
+        raise InvalidCommand(f"'correct': the reason is longer than {MAX_REASON} characters")
+    return text
+
+
+def need_target(command: Command, targets: Sequence[Target]) -> Target:
+    raw = command.arg("value")
+    if not isinstance(raw, str):
+        raw = command.arg("target")
+    key = raw.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(raw, str) else ""
+    for t in targets:
+        if t.key == key:
+            return t
+    known = ", ".join(t.key for t in targets)
+    raise InvalidCommand(f"'correct' needs 'value': what to correct ({known}), not {raw!r}")
+
+
+def need_to(command: Command) -> int:
+    """The new value: a whole number (ranges are checked by the game)."""
+    if "to" not in command.args:
+        raise InvalidCommand("'correct' needs 'to': the new value")
+    return command.need_int("to")
+
+
+def lines(
+    who: str,
+    what: str,
+    old: str,
+    new: str,
+    reason: str,
+    *,
+    hidden_seat: int | None = None,
+    extra: str = "",
+) -> list[Explanation]:
+    """The audit lines of one correction.
+
+    ``who`` is the owner's name ("Ann") or "" for a table value; ``what`` the
+    value's name ("cash").  For a hidden value (``hidden_seat``) the public
+    line names no number; the exact line (with ``extra``, e.g. where the
+    difference went) goes to that seat only."""
+    subject = f"{who}'s {what}" if who else f"the {what}"
+    if hidden_seat is None:
+        text = f"The host corrected {subject} from {old} to {new}: {reason}"
+        if extra:
+            text += f" ({extra})"
+        return [say(text, CORRECTION_RULE)]
+    private = f"The host corrected your {what} from {old} to {new}: {reason}"
+    if extra:
+        private += f" ({extra})"
+    return [
+        say(f"The host corrected {subject} (private): {reason}", CORRECTION_RULE),
+        say(private, CORRECTION_RULE, audience=[hidden_seat]),
+    ]
+
+
+def hint(
+    targets: Sequence[Target],
+    seat_names: Sequence[str],
+    *,
+    extra_fields: Sequence[Field] = (),
+    minimum: int | None = 0,
+    label: str = "Correct a value",
+    seat_default: int = 0,
+) -> ActionHint:
+    """The host's form: target, seat, new value, reason (no old hidden value
+    is shown: the host is usually a player too)."""
+    fields: list[Field] = [
+        Field(
+            "value",
+            "Value to correct",
+            "choice",
+            tuple(Choice(t.key, t.label + (" (private: the old value is not shown)" if t.hidden else "")) for t in targets),
+        ),
+    ]
+    if any(t.seat for t in targets):
+        fields.append(
+            Field(
+                "seat",
+                "Whose (for a seat's value)",
+                "choice",
+                tuple(Choice(i, name) for i, name in enumerate(seat_names)),
+                default=seat_default,
+            )
+        )
+    fields.extend(extra_fields)
+    fields.append(Field("to", "New value", "number", minimum=minimum))
+    fields.append(Field("reason", "Reason (goes into the log)", "text"))
+    return ActionHint(COMMAND, label, {}, tuple(fields))
+
+
+def seat_arg(command: Command, seat_names: Sequence[str]) -> int:
+    """The ``seat`` of a seat value: a seat number or name."""
+    raw = command.arg("seat")
+    if raw is None:
+        raise InvalidCommand("'correct' needs 'seat' for a seat's value (a seat's name or number)")
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if 0 <= raw < len(seat_names):
+            return raw
+    elif isinstance(raw, str):
+        text = raw.strip()
+        low = text.lower()
+        if low.startswith("seat:"):
+            low = low[5:]
+        if low.isdigit() and int(low) < len(seat_names):
+            return int(low)
+        for i, name in enumerate(seat_names):
+            if name.lower() == text.lower():
+                return i
+    raise InvalidCommand(f"'correct': {raw!r} is not a seat ({', '.join(seat_names)})")
