@@ -114,9 +114,12 @@ def hint(
     minimum: int | None = 0,
     label: str = "Correct a value",
     seat_default: int = 0,
+    moves_money: bool = False,
 ) -> ActionHint:
     """The host's form: target, seat, new value, reason (no old hidden value
-    is shown: the host is usually a player too)."""
+    is shown: the host is usually a player too).  ``moves_money``: the
+    dashboard asks for a confirmation (a correction of cash or gold moves
+    money to or from the bank)."""
     fields: list[Field] = [
         Field(
             "value",
@@ -138,7 +141,7 @@ def hint(
     fields.extend(extra_fields)
     fields.append(Field("to", "New value", "number", minimum=minimum))
     fields.append(Field("reason", "Reason (goes into the log)", "text"))
-    return ActionHint(COMMAND, label, {}, tuple(fields))
+    return ActionHint(COMMAND, label, {}, tuple(fields), moves_money=moves_money)
 
 
 def seat_arg(command: Command, seat_names: Sequence[str]) -> int:

@@ -162,5 +162,5 @@ def host_hint(state: MoneyMakerState) -> ActionHint:
     blocks = tuple(Choice(b.id, f"{b.id} (ring {r.name})") for r in state.comp.rings for b in r.blocks)
     block_field = Field("block", "Housing block (for credit)", "choice", blocks, default=blocks[0].value if blocks else None)
     live = [b.seat for b in state.banks if not b.bankrupt]
-    return correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0)
+    return correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0, moves_money=True)
 

@@ -53,7 +53,7 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
             # the server fills 'order' with shuffle_command(state): the order is drawn
             # when the host presses, and is never shown on any screen
             host.append(ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {}))
-        host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats]))
+        host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats], moves_money=True))
         return host
     if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
         return []
