@@ -73,7 +73,7 @@ def test_next_boss_fewest_points_then_left_of_the_boss() -> None:
 
 
 def test_the_boss_tie_reading_is_a_table_option(room: Room) -> None:
-    assert [o.key for o in GAME.options] == ["boss_tie"]
+    assert [o.key for o in GAME.options] == ["boss_tie", "deck_out"]
     table = room.open_table("world-of-waste", ["Ada", "Ben"], {"boss_tie": "boss-keeps"})
     assert state_of(table).boss_tie == "boss-keeps"
 

@@ -59,6 +59,7 @@ from companion.games.world_of_waste.catalog import (
     UnknownCard,
     read_catalog,
 )
+from companion.games.world_of_waste.deck_out import DECK_OUT_OPTION, END, deck_runs_out
 from companion.games.world_of_waste.scoring import (
     CORRECTION_LINE,
     WINNER_RULE,
@@ -189,6 +190,7 @@ class WasteState:
     round_totals: list[list[int]]
     round_lines: list[list[dict[str, int]]] = field(default_factory=list)  # per round, per seat: type -> points
     boss_tie: str = "passes"  # the table's reading of the boss tie (rules option ``boss_tie``)
+    deck_out: str = END  # what happens when the deck cannot deal the next round (rules option ``deck_out``)
     #: points the host's corrections add to each seat's score (empty: none yet)
     corrections: list[int] = field(default_factory=list)
 
@@ -327,6 +329,7 @@ class WorldOfWaste(Game[WasteState, Move]):
                 "nobody is to the left of themselves, and the card is a consolation for the lowest"
             ),
         ),
+        DECK_OUT_OPTION,
     )
     data_file = "components.json"
 
@@ -381,6 +384,7 @@ class WorldOfWaste(Game[WasteState, Move]):
             assumed=set(),
             round_totals=[],
             boss_tie=str(config.options.get("boss_tie", "passes")),
+            deck_out=str(config.options.get("deck_out", END)),
         )
         _start_round(state)
         return state
@@ -1149,7 +1153,9 @@ def _recycle(state: WasteState, move: Move) -> list[Explanation]:
         recycler = _take_from(state, state.stations[seat], ref, "your station", RECYCLER_RULE)
     state.incineration.append(recycler)
     if move.use == "draw":
-        count = min(3, deck_count(state))
+        # cards other Recyclers are still drawing are spoken for: two seats
+        # drawing from the last three cards must not both expect three
+        count = min(3, max(0, deck_count(state) - sum(state.drawing)))
         state.drawing[seat] = count
         extra = "" if count == 3 else f" (only {count} card(s) are left in the deck)"
         return [
@@ -1301,7 +1307,11 @@ def _end_round(state: WasteState) -> list[Explanation]:
         if state.correction(sc.seat):
             parts = ", ".join(p for p in (parts, f"{CORRECTION_LINE} {state.correction(sc.seat):+d}") if p)
         lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE))
-    if state.round == ROUNDS:
+    deck_lines, deck_out = ([], False) if state.round == ROUNDS else deck_runs_out(
+        state, deck_count(state), hand_size(state.seats), state.deck_out
+    )
+    lines += deck_lines  # a short deck ends the game now, or the incineration pile is shuffled back
+    if state.round == ROUNDS or deck_out:
         state.phase = Phase.OVER
         ranking = sorted(range(state.seats), key=lambda s: (-totals[s], -scored[s].auction_value, s))
         winner = ranking[0]

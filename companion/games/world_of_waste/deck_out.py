@@ -1,0 +1,98 @@
+"""When the deck cannot deal the next round (seed 001 is silent).
+
+A round takes ``hand size x seats`` cards for the draft and three cards for
+each bonus pile.  Setup refuses a deck too small for three rounds, but every
+Recycler that draws takes up to three more cards, so a small edition can run
+dry before round 3.  Without a rule the table would stall (the deal refused:
+the deck is empty).  The table chooses, as the rules option ``deck_out``:
+
+* ``end`` (the default): the game ends with the round just scored, with the
+  final scoring and the final tie-break.  Seed 001 says incinerated cards
+  "are now out of the game", so they do not come back;
+* ``reshuffle``: the incineration pile (with the unseen face-down cards of
+  left-over bonus piles) is shuffled into the deck; if even that is too
+  small, nothing is shuffled and the game ends as above.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
+
+if TYPE_CHECKING:
+    from companion.games.world_of_waste.game import WasteState
+
+SEED = "001"
+OUT_OF_GAME_RULE = cite(
+    SEED, "4. Auction", "Put the auctioned cards into an incineration pile and these cards are now out of the game."
+)
+MIX_RULE = cite(SEED, "2. Distribute the Waste", "Mix all the cards thoroughly and then give out to each player")
+SILENT_RULE = cite("notes", "World of Waste", "seed 001 does not say what happens when the deck runs out")
+
+END = "end"
+RESHUFFLE = "reshuffle"
+
+DECK_OUT_OPTION = RuleOption(
+    "deck_out",
+    "The deck cannot deal the next round",
+    (
+        Reading(
+            END,
+            "the game ends with the round just scored (final scoring); incinerated cards stay out of the game",
+            (OUT_OF_GAME_RULE,),
+        ),
+        Reading(
+            RESHUFFLE,
+            "the incineration pile is shuffled into a new deck; if that is still too small, the game ends",
+            (MIX_RULE,),
+        ),
+    ),
+    END,
+    disputed=False,
+    why_default=(
+        "seed 001 is silent on an exhausted deck; it says incinerated cards 'are now out of the game', "
+        "so they do not come back, and a round cannot be dealt without its cards"
+    ),
+)
+
+
+def round_need(seats: int, hand: int) -> int:
+    """Cards one round takes from the deck: the hands and the bonus piles
+    (two face up and one face down each, one pile fewer than seats)."""
+    return hand * seats + 3 * (seats - 1)
+
+
+def deck_runs_out(state: WasteState, deck: int, hand: int, reading: str) -> tuple[list[Explanation], bool]:
+    """Before round ``state.round + 1`` is dealt: the explanation lines and
+    whether the game must end now.  With ``reshuffle`` the incineration pile
+    goes back into the deck here (mutates ``state``)."""
+    need = round_need(state.seats, hand)
+    if deck >= need:
+        return [], False
+    nxt = state.round + 1
+    lines = [
+        say(
+            f"The deck holds {deck} card(s); round {nxt} needs {need} ({hand} for each seat and 3 for each bonus pile)",
+            SILENT_RULE,
+        )
+    ]
+    if reading == RESHUFFLE:
+        back = len(state.incineration) + state.unseen
+        if deck + back >= need:
+            state.assumed.difference_update(state.incineration)
+            state.incineration = []
+            state.unseen = 0  # the unseen face-down cards are back in the deck, still unknown
+            lines.append(
+                say(
+                    f"The incineration pile ({back} card(s)) is shuffled into the deck: it now holds {deck + back} card(s)",
+                    MIX_RULE,
+                )
+            )
+            return lines, False
+        lines.append(
+            say(f"Even with the incineration pile ({back} card(s)) shuffled back the deck would hold {deck + back}", MIX_RULE)
+        )
+    rule: Citation = OUT_OF_GAME_RULE if reading == END else SILENT_RULE
+    lines.append(say(f"Round {nxt} cannot be dealt: the game ends after round {state.round} with the final scoring", rule))
+    return lines, True
