@@ -295,3 +295,61 @@ def test_a_bad_seat_is_400(app: Flask, host: FlaskClient, seat: str) -> None:
     resp = host.post(f"/host/t/{table.id}/station/confirm",
                      data={"csrf": csrf(host), "state_no": str(table.state_no), "seat": seat, "card": ["PAP-1"]})
     assert resp.status_code == 400
+
+
+class StillOnly:
+    """A camera whose live frames are blank and whose still is the photo."""
+
+    kind = "test-still"
+    simulated = True
+
+    def __init__(self, photo: np.ndarray) -> None:
+        self.photo = photo
+        self._online = False
+
+    def open(self) -> None:
+        self._online = True
+
+    def read(self) -> np.ndarray:
+        import time
+
+        time.sleep(0.05)
+        return np.full((72, 128), 255, dtype=np.uint8)
+
+    def still(self) -> np.ndarray:
+        return self.photo
+
+    def close(self) -> None:
+        self._online = False
+
+    @property
+    def online(self) -> bool:
+        return self._online
+
+    def describe(self) -> str:
+        return "a still for the test"
+
+
+def test_a_still_from_the_real_hardware_runtime(room: Room) -> None:
+    from hardware.runtime import HardwareConfig, start_hardware
+
+    photo = cv2.imdecode(np.frombuffer(station_photo(BEN), dtype=np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert photo is not None
+    runtime = start_hardware(room, HardwareConfig(camera="none", dice="none", probe=False),
+                             frame_source=StillOnly(photo))
+    try:
+        app = make_app(room, hardware=runtime)
+        host = app.test_client()
+        token = csrf(host)
+        assert host.post("/host/login", data={"csrf": token, "pin": "2468"}).status_code == 303
+        table = to_sorting(app, host)
+        dashboard_of(app).show(table.id)
+        assert runtime.table_id == table.id
+        resp = host.post(f"/host/t/{table.id}/station/camera",
+                         data={"csrf": token, "state_no": str(table.state_no), "seat": "1"})
+        assert resp.status_code == 200, resp.text
+        assert sorted(read_ids(resp.text)) == sorted(BEN)
+        assert "cereal.example" in resp.text  # the foreign code, ignored with a notice
+        assert any("cereal.example" in n["message"] for n in runtime.notices(20))
+    finally:
+        runtime.stop()

@@ -44,7 +44,7 @@ DECK_OUT_OPTION = RuleOption(
         ),
         Reading(
             RESHUFFLE,
-            "the incineration pile is shuffled into a new deck; if that is still too small, the game ends",
+            "the incineration pile is shuffled into the deck; if even that is too few, nothing is shuffled and the game ends",
             (MIX_RULE,),
         ),
     ),
