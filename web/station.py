@@ -74,6 +74,7 @@ class Reading:
     codes: int  # QR codes found in all, foreign ones included
     size: tuple[int, int] | None = None  # (w, h) of the image
     preview: dict[str, Any] | None = None
+    check: dict[str, Any] | None = None  # check-only games: the read cards against the record
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -201,7 +202,25 @@ def _reading(table: Table, seat: int, how: str, scan: Any, size: tuple[int, int]
     ]
     reading = Reading(seat, how, cards, list(scan.notices), len(scan.codes), size)
     reading.preview = score_preview(table, seat, reading.card_ids)
+    reading.check = record_check(table, seat, reading.card_ids)
     return reading
+
+
+def record_check(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str, Any] | None:
+    """Money Maker: the read cards against the investment cards the record
+    gives this seat (public in the host's view).  ``None`` where the view has
+    no such list."""
+    view = table.view(HOST_SCREEN, log_limit=0)["game_view"]
+    for entry in view.get("banks") or []:
+        if isinstance(entry, dict) and entry.get("seat") == seat and isinstance(entry.get("investment_cards"), list):
+            recorded = [str(c.get("id")) if isinstance(c, dict) else str(c) for c in entry["investment_cards"]]
+            return {
+                "what": "investment cards",
+                "recorded": recorded,
+                "unrecorded": [c for c in card_ids if c not in recorded],
+                "unseen": [c for c in recorded if c not in card_ids],
+            }
+    return None
 
 
 def score_preview(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str, Any] | None:

@@ -353,3 +353,14 @@ def test_a_still_from_the_real_hardware_runtime(room: Room) -> None:
         assert any("cereal.example" in n["message"] for n in runtime.notices(20))
     finally:
         runtime.stop()
+
+
+def test_money_maker_photo_is_checked_against_the_recorded_investment_cards(app: Flask, host: FlaskClient) -> None:
+    tid = open_table(host, "money-maker", ["Ann", "Bo"])
+    table = dashboard_of(app).room.get(tid)
+    farms = [make_payload("money-maker", "FARM", 1)]
+    resp = upload(host, table, station_photo([], farms), seat=1, token=csrf(host))
+    assert resp.status_code == 200 and 'id="scan-check"' in resp.text
+    assert "FARM-1, which the record does not give Bo" in resp.text  # nobody holds a card at the start
+    empty = upload(host, table, station_photo([]), seat=1, token=csrf(host))
+    assert "The photo matches the investment cards the record gives Bo (0)" in empty.text
