@@ -114,7 +114,7 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
     else:  # credit on a block
         block = a["block"]
         if bank.rating == PRISON:
-            refuse(f"{name} is in debtors' prison and has no ring")
+            refuse(f"{name} is in debtors' prison: its credit on the board is its debt (correct its rating first if it is wrong)")
         ring = comp.ring(bank.rating)
         if ring.block(block) is None:
             blocks = ", ".join(b.id for b in ring.blocks)
