@@ -190,6 +190,7 @@ class Table:
                 "title": self.game.title,
                 "state_no": self.state_no,
                 "status": self.game.status(state),
+                "awaiting": sorted(self.game.awaiting(state)),
                 "over": bool(self.game.is_over(state)),
                 "seats": [s.to_json() for s in self.config.seats],
                 "viewer": {"kind": viewer.kind.value, "seat": viewer.seat_or_none},

@@ -12,7 +12,6 @@ from companion.games.base import TABLE_SCREEN
 from companion.table import Table
 from web.common import dash, fragment, join_url, stream
 from web.qr import qr_svg
-from web.seat import seats_named
 from web.seeds import passage
 from web.views import project
 
@@ -60,7 +59,7 @@ def screen_context(table: Table) -> dict[str, object]:
     return {
         "table": table,
         "view": view,
-        "named": seats_named(view["status"], table.seat_names),
+        "named": view["awaiting"],
         "joined": d.taken_seats(table),
         "finished": d.finished(table),
         "ended_by_host": d.ended_by_host(table),

@@ -5,7 +5,6 @@ cookie on another device."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -129,7 +128,7 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     view = project(table, seat_viewer(seat))
     actions = [] if finished else table.actions(Actor.of_seat(seat))
     return {
-        "your_turn": not finished and your_turn(view["status"], table.seat_names, seat, actions),
+        "your_turn": not finished and seat in view["awaiting"],
         "private": private_part(view["game_view"], project(table, TABLE_SCREEN, 0)["game_view"]),
         "table": table,
         "seat": seat,
@@ -144,21 +143,6 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),
         "private_link": join_url(url_for("seat.private_link", table_id=table.id, seat=seat, token=token)),
     }
-
-
-def your_turn(status: str, names: tuple[str, ...], seat: int, actions: list[dict[str, Any]]) -> bool:
-    """Whether to tell this seat it is its move: it has an action it can
-    take and, when the status line names seats, it is one of them (Müll +
-    Money offers a loan at any time; that alone is not a move)."""
-    if not any(a["enabled"] for a in actions):
-        return False
-    named = seats_named(status, names)
-    return not named or seat in named
-
-
-def seats_named(status: str, names: tuple[str, ...]) -> list[int]:
-    """The seats a status line names (as whole words)."""
-    return [i for i, name in enumerate(names) if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", status, re.I)]
 
 
 def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:

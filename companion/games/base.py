@@ -350,6 +350,15 @@ class Game(ABC, Generic[S, M]):
     def status(self, state: S) -> str:
         """One line for the table screen: whose turn it is, what is awaited."""
 
+    @abstractmethod
+    def awaiting(self, state: S) -> frozenset[int]:
+        """The seats whose move the game is waiting for now: empty while it
+        waits only for chance (a card, a roll) or the host.  A move that is
+        open to every seat at any time (Müll + Money's loan) does not make a
+        seat awaited; an open auction that anyone may join makes every
+        eligible bidder awaited.  Public: the table screen highlights them and
+        a phone says "your move"."""
+
     def public_notes(self, state: S) -> list[str]:
         """Extra lines for the table screen (e.g. unverified data in use)."""
         return []

@@ -100,6 +100,9 @@ class Tally(Game[TallyState, Add]):
     def status(self, state: TallyState) -> str:
         return f"seat {state.turn} to add"
 
+    def awaiting(self, state: TallyState) -> frozenset[int]:
+        return frozenset() if self.is_over(state) else frozenset({state.turn})
+
     def dice_to_roll(self, state: TallyState) -> tuple[Die, ...]:
         return (Die("d6", tuple(str(n) for n in range(1, 7))),)
 

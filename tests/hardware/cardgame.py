@@ -101,6 +101,9 @@ class CardGame(Game[CardState, Command]):
     def status(self, state: CardState) -> str:
         return state.phase
 
+    def awaiting(self, state: CardState) -> frozenset[int]:
+        return frozenset()  # only chance (the camera) moves this game
+
     def card_kinds(self, edition: Mapping[str, Any]) -> tuple[CardKind, ...]:
         return KINDS
 

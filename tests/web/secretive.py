@@ -188,6 +188,9 @@ class Secretive(Game[SecretState, Move]):
     def status(self, state: SecretState) -> str:
         return "waiting for the die" if state.awaiting_roll else f"seat {state.turn} to move"
 
+    def awaiting(self, state: SecretState) -> frozenset[int]:
+        return frozenset() if state.awaiting_roll or self.is_over(state) else frozenset({state.turn})
+
     def card_kinds(self, edition: Any) -> tuple[CardKind, ...]:
         return (CardKind("SIX", "six", 2),)
 

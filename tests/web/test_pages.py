@@ -8,6 +8,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.commands import CHANCE, Command
+from companion.games.base import TABLE_SCREEN
 from companion.table import Room
 from web import dashboard_of
 
@@ -23,6 +24,7 @@ from .conftest import (
     open_table,
     phone,
 )
+from .play import seat_up
 
 
 def post_act(client: FlaskClient, url: str, command: str, args: dict[str, object], state_no: int,
@@ -270,18 +272,22 @@ def test_unknown_table_is_a_404_page(app: Flask) -> None:
     assert resp.status_code == 404 and "no table" in resp.text
 
 
-def test_your_move_follows_the_status_line() -> None:
-    from web.seat import your_turn
+def test_your_move_is_shown_to_the_seats_the_game_awaits(app: Flask, host: FlaskClient) -> None:
+    """A Müll + Money loan is open to every seat at any time; that alone is not
+    "your move": during the deal (chance) nobody is told it is their move,
+    while choosing only the seat whose turn it is."""
+    party = seat_up(app, host, "muell-money", ["Ann", "Bob"])
+    tid = party.table.id
 
-    names = ("Ann", "Bob", "Anna")
-    loan = [{"enabled": True}]
-    assert your_turn("Ann to play a card", names, 0, loan)
-    assert not your_turn("Ann to play a card", names, 1, loan)  # Bob can take a loan, but it is Ann's move
-    assert not your_turn("Anna to choose a set", names, 0, loan)
-    assert your_turn("draft: Ann, Bob to pick a card", names, 1, [{"enabled": True}])
-    assert not your_turn("Ann (boss) deals; waiting for the cards of Bob", names, 0, [{"enabled": False}])
-    assert your_turn("seat 0 to add", names, 2, loan)  # no name: whoever can act
-    assert not your_turn("seat 0 to add", names, 2, [{"enabled": False}])
+    def your_move(seat: int) -> bool:
+        return "Your move" in party.phones[seat].get(f"/s/{tid}/{seat}").text
+
+    assert party.table.view(TABLE_SCREEN)["awaiting"] == []
+    assert not your_move(0) and not your_move(1)
+    for card in ["Order", "Growth", "Innovate", "Growth", "Innovate", "Order", "Innovate", "Order", "Growth"]:
+        party.table.submit(Command(CHANCE, "deal", {"card": card}))
+    assert party.table.view(TABLE_SCREEN)["awaiting"] == [0]
+    assert your_move(0) and not your_move(1)
 
 
 def test_host_home_lists_earlier_tables_from_the_store(app: Flask, host: FlaskClient, room: Room) -> None:

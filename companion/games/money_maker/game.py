@@ -337,6 +337,31 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             return f"Bank run {run.number}: waiting for {', '.join(waiting)} (settle, negotiate, pay or degrade)"
         return phase_words(state)
 
+    def awaiting(self, state: MoneyMakerState) -> frozenset[int]:
+        from companion.games.money_maker.state import (
+            ACTION,
+            AUCTION,
+            FIRST_AUCTION,
+            INVEST,
+            PAYMENT,
+            TRADE,
+        )
+
+        bidders = frozenset(b.seat for b in state.banks if not b.bankrupt and not b.in_prison)
+        phase = state.phase
+        if phase == FIRST_AUCTION:
+            opening = len(state.open_cards) < state.comp.open_at_start
+            return frozenset() if opening else bidders  # the opening cards are drawn first
+        if phase == PAYMENT and state.due is not None:
+            return frozenset({state.due.seat})
+        if phase in (INVEST, TRADE, ACTION):
+            return frozenset({state.turn})
+        if phase == AUCTION:
+            return bidders | {state.turn}  # anyone may overbid; the turn's seat may close
+        if phase == BANK_RUN and state.bank_run is not None and state.bank_run.started:
+            return frozenset(s for s, st in state.bank_run.standing.items() if st in ("unsettled", "insolvent"))
+        return frozenset()  # a draw or a roll (chance), or the end
+
     def public_notes(self, state: MoneyMakerState) -> list[str]:
         if state.comp.unverified:
             return [

@@ -1083,6 +1083,15 @@ class MuellMoney(Game[MuellState, Move]):
             return f"Game over: {state.name(winner)} wins with {total} points"
         return state.phase.value
 
+    def awaiting(self, state: MuellState) -> frozenset[int]:
+        if state.phase is Phase.CHECK and state.check is not None:
+            return frozenset(state.check.pending)
+        if state.phase in (Phase.CHOOSE, Phase.PLAY) and state.turn is not None:
+            return frozenset({state.turn})
+        if state.phase is Phase.AUCTION and state.auction is not None:
+            return frozenset({state.auction.to_bid})
+        return frozenset()  # the deal (chance) and the end
+
     def public_notes(self, state: MuellState) -> list[str]:
         if state.comp.unverified:
             return [f"unverified component values in use: {', '.join(state.comp.unverified)}"]

@@ -538,6 +538,17 @@ class WorldOfWaste(Game[WasteState, Move]):
     def status(self, state: WasteState) -> str:
         return f"Round {min(state.round, ROUNDS)} of {ROUNDS}: {_awaiting(state)}"
 
+    def awaiting(self, state: WasteState) -> frozenset[int]:
+        if state.phase is Phase.DRAFT:
+            return frozenset(s for s in range(state.seats) if state.queues[s])
+        if state.phase is Phase.AUCTION:
+            return frozenset(s for s in range(state.seats) if state.offers[s] is None)
+        if state.phase is Phase.CHOOSE:
+            return frozenset({state.choosers[state.chosen]})
+        if state.phase is Phase.PLAY:
+            return frozenset(s for s in range(state.seats) if not state.sorted[s])
+        return frozenset()  # the deal and the marketplace (cards seen), and the end
+
     def view(self, state: WasteState, viewer: Viewer) -> dict[str, Any]:
         return _view(state, viewer)
 
