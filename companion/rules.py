@@ -51,6 +51,12 @@ def cite(seed: str, section: str, quote: str = "") -> Citation:
     return Citation(seed, section, quote)
 
 
+#: The host ends a game before its natural end (the evening is over).  Every
+#: game offers it as the HOST command ``end`` (optional ``reason``): the game
+#: is over from then on and its score sheet is final, hidden money included.
+EARLY_END = Citation("core", "The host ends the game early")
+
+
 @dataclass(frozen=True)
 class Explanation:
     """One line a player can read aloud, with the rules it applied.
