@@ -17,6 +17,7 @@ import copy
 import secrets
 import threading
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -373,6 +374,10 @@ class Room:
             return list(self._tables.values())
 
 
+#: the longest seat name (it has to fit a phone's header and the table screen)
+MAX_NAME = 24
+
+
 def _seats(seats: Sequence[Seat | Mapping[str, str] | str], colours: tuple[str, ...]) -> list[Seat]:
     out: list[Seat] = []
     for i, raw in enumerate(seats):
@@ -386,6 +391,12 @@ def _seats(seats: Sequence[Seat | Mapping[str, str] | str], colours: tuple[str, 
             raise SetupError(f"seat {i + 1}: give a name (and optionally a colour), not {raw!r}")
         if not seat.name:
             raise SetupError(f"seat {i + 1} needs a name")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in seat.name):
+            raise SetupError(
+                f"seat {i + 1}: the name has invisible control characters (such as a text-direction mark)"
+            )
+        if len(seat.name) > MAX_NAME:
+            raise SetupError(f"seat {i + 1}: a name has at most {MAX_NAME} characters")
         out.append(seat)
     names = [s.name.lower() for s in out]
     if len(set(names)) != len(names):
