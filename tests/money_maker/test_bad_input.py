@@ -165,7 +165,7 @@ def test_a_card_drawn_twice_or_not_in_the_deck() -> None:
     s, _ = do(s, "Ann", "end_trading")
     s, _ = do(s, "chance", "roll", credit="red-10", sector="boat")
     _game_refuses(s, "chance", "draw", IllegalMove, "drawn already", card="TEXT-1")
-    _game_refuses(s, "chance", "draw", IllegalMove, "copies 1 to 1", card="GRAIN-2")
+    _game_refuses(s, "chance", "draw", IllegalMove, "has only copy 1, not 2", card="GRAIN-2")
     cmd = GAME.card_command(s, "Grain field", 1)
     assert cmd.name == "draw" and cmd.args == {"card": "GRAIN-1"}
     with pytest.raises(IllegalMove, match="hidden"):

@@ -40,7 +40,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     Roll,
 )
-from companion.rules import Explanation, say
+from companion.rules import EARLY_END, Explanation, say
 
 Lines = list[Explanation]
 
@@ -147,6 +147,51 @@ def check_end(state: MoneyMakerState, lines: Lines) -> None:
         lines.append(say(f"The game ends: {reason}. Count the scores", C.END))
 
 
+def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
+    """The host ends the game now: nothing more is played; the score sheet counts every vault."""
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over already ({state.over})", C.END)
+    skipped: list[str] = []
+    auction = state.auction
+    if auction is not None and state.phase in (FIRST_AUCTION, AUCTION):
+        what = "the first turn" if not auction.card else card_label(state, auction.card)
+        skipped.append(f"the auction for {what} is not closed")
+    if state.phase == PAYMENT and state.due is not None:
+        due = state.due
+        what = "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
+        skipped.append(f"{state.names[due.seat]}'s winning bid of {due.amount} for {what} is not paid")
+    run = state.bank_run
+    if run is not None and state.phase == BANK_RUN:
+        if run.started:
+            skipped.append(f"bank run {run.number} is not finished: its unpaid debts count as credit on the board")
+        else:
+            skipped.append(f"bank run {run.number} is not rolled")
+    left = state.length - state.runs_done
+    skipped.append(f"the remaining turns ({state.runs_done} of {state.length} bank runs done)" if left > 0 else "the remaining turns")
+    state.over = "the host ended the game early" + (f" ({reason})" if reason else "")
+    state.phase = OVER
+    state.auction = None
+    state.due = None
+    state.may_redistribute = []
+    if run is not None and not run.started:
+        state.bank_run = None
+    lines.append(
+        say(
+            "The host ends the game now" + (f" ({reason})" if reason else "")
+            + ". Skipped: " + "; ".join(skipped)
+            + ". Every vault is counted openly as at the end of the game: gold, goods, other banks' credit",
+            EARLY_END,
+            C.END,
+        )
+    )
+    from companion.games.money_maker.scoring import score_sheet
+
+    sheet = score_sheet(state)
+    totals = {s.seat: s.total for s in sheet.seats}
+    ranking = ", ".join(f"{state.names[s]} {totals[s]}" for s in sheet.ranking())
+    lines.append(say(f"Final scores: {ranking}", C.END))
+
+
 def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ...], what: str) -> int:
     if state.phase == OVER:
         raise IllegalMove(f"the game is over ({state.over})", C.END)
@@ -167,7 +212,10 @@ def phase_words(state: MoneyMakerState) -> str:
             return f"open {missing} more investment card{'s' if missing != 1 else ''}; anyone may bid for the first turn"
         bidder = state.auction.bidder if state.auction is not None else None
         high = f" (high bid {state.auction.high} by {state.names[bidder]})" if state.auction is not None and bidder is not None else ""
-        return f"the auction for the first turn is on{high}: bid from 1, the host closes it"
+        a = state.auction
+        floor = (max(a.high + 1, a.opening) if a.bidder is not None else a.opening) if a is not None else 1
+        closer = "the host or the high bidder closes it" if bidder is not None else "the host closes it"
+        return f"the auction for the first turn is on{high}: the next bid is at least {floor}; {closer}"
     if p == PAYMENT and state.due is not None:
         return f"{state.names[state.due.seat]} first pays {state.due.amount}"
     if p == DRAW:
@@ -208,12 +256,14 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
     code, copy = resolve_card(state, raw)
     kind = state.comp.investment(code)
     if state.deck.get(code, 0) <= 0:
-        raise IllegalMove(f"no {kind.name} is left in the investment deck (all {kind.copies} are out)", C.STEP1)
+        out = "its only copy is out" if kind.copies == 1 else f"all {kind.copies} copies are out"
+        raise IllegalMove(f"no {kind.name} is left in the investment deck ({out})", C.STEP1)
     if copy is None:
         copy = next(i for i in range(1, kind.copies + 1) if f"{code}-{i}" not in state.drawn)
     card_id = f"{code}-{copy}"
     if not 1 <= copy <= kind.copies:
-        raise IllegalMove(f"{kind.name} has copies 1 to {kind.copies}, not {copy}", C.STEP1)
+        copies = "only copy 1" if kind.copies == 1 else f"copies 1 to {kind.copies}"
+        raise IllegalMove(f"{kind.name} has {copies}, not {copy}", C.STEP1)
     if card_id in state.drawn:
         raise IllegalMove(f"{card_id} was drawn already; it is not in the deck", C.STEP1)
     state.deck[code] -= 1

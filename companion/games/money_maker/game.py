@@ -55,7 +55,10 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
     min_seats = 2
     max_seats = 6
     seeds = ("002",)
-    colours = ("orange", "pink", "black", "white", "purple", "yellow")
+    #: the banks' colours in the box are orange, pink, black, white, purple and yellow;
+    #: the six defaults are the ones visible on a dark screen (black is dark grey there),
+    #: black stays on offer for the seat that plays the black bank
+    colours = ("orange", "pink", "white", "purple", "yellow", "blue", "black")
     data_file = "components.json"
     options = (
         RuleOption(
@@ -185,7 +188,8 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             "phase": state.phase,
             "status": self.status(state),
             "variant": "beginner" if state.beginner else "full",
-            "turn": names[state.turn],
+            # no seat has the turn while the first turn is auctioned (and until it is paid for)
+            "turn": None if self._before_first_turn(state) else names[state.turn],
             "turn_no": state.turn_no,
             "over": state.over,
             "gold_reserve": state.reserve,
@@ -265,6 +269,14 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         if viewer.kind is ViewerKind.SEAT and viewer.seat is not None and 0 <= viewer.seat < state.seats:
             out["you"] = self._vault_json(state, viewer.seat)
         return out
+
+    @staticmethod
+    def _before_first_turn(state: MoneyMakerState) -> bool:
+        from companion.games.money_maker.state import FIRST_AUCTION, PAYMENT
+
+        if state.phase == FIRST_AUCTION:
+            return True
+        return state.phase == PAYMENT and state.due is not None and state.due.purpose == "first-turn"
 
     def _card_json(self, state: MoneyMakerState, card_id: str, with_bid: bool = False) -> dict[str, Any]:
         kind = state.comp.investment(card_kind(card_id))

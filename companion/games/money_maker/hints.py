@@ -172,6 +172,13 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
         )
     )
     out.append(correction_hint(state))
+    out.append(
+        ActionHint(
+            "end",
+            "End the game now and score it",
+            fields=(Field("reason", "Why (optional)", "text", default=""),),
+        )
+    )
     return out
 
 
@@ -201,6 +208,9 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
         )
         if phase == AUCTION and seat == state.turn and a.bidder is not None:
             out.append(ActionHint("close_auction", f"Sold! to {state.names[a.bidder]} for {a.high}"))
+        elif phase == FIRST_AUCTION and a.bidder == seat:
+            # the high bidder may close the first-turn auction (seed 002, The first turn)
+            out.append(ActionHint("close_auction", f"Close the auction: you start, paying {a.high}"))
     if phase == PAYMENT and state.due is not None and state.due.seat == seat:
         out.append(
             ActionHint(
@@ -284,11 +294,20 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     # step 4
     if phase in (INVEST, TRADE, ACTION):
         reason = turn_reason or ("one action card per turn" if state.action_bought else "")
+        # which card was drawn: optional and private (only this seat's phone shows it);
+        # every kind is listed, without counts, so the list tells nothing about other vaults
+        drawn = Field(
+            "card",
+            "Which card did you draw? (only you see it)",
+            "choice",
+            (Choice("?", "Not telling"), *(Choice(k.code, k.name) for k in state.comp.actions)),
+            default="?",
+        )
         out.append(
             ActionHint(
                 "buy_action",
                 f"Buy an action card ({state.comp.action_price})",
-                fields=payment_fields(state, seat, state.comp.action_price),
+                fields=(drawn, *payment_fields(state, seat, state.comp.action_price)),
                 enabled=not reason,
                 reason=reason,
                 moves_money=True,

@@ -21,7 +21,7 @@ from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import correct, parse_correct
 from companion.games.money_maker.payment import Payment, Placement
 from companion.games.money_maker.state import BANK_RUN, MoneyMakerState
-from companion.rules import Explanation
+from companion.rules import EARLY_END, Explanation
 
 #: command name -> who sends it and what it needs (the vocabulary, also for docs)
 VOCABULARY: Mapping[str, str] = {
@@ -45,6 +45,7 @@ VOCABULARY: Mapping[str, str] = {
     "grant": "host: seat, gold, goods - record an action card's effect with the reserves",
     "redistribute": "seat just promoted/degraded: placement - its credit over its ring",
     "correct": "host: value, seat, block, to, reason - an audited correction of one value",
+    "end": "host: reason (optional) - end the game now and score it (vaults counted openly)",
 }
 
 
@@ -199,6 +200,8 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         args["into"] = market_ref(a["into"]) if a.get("into") is not None else None
     elif name == "buy_action":
         card = a.get("card")
+        if isinstance(card, str) and card.strip() in ("", "?"):  # the phone's "not telling" choice
+            card = None
         if card is not None and (not isinstance(card, str) or not card.strip()):
             raise InvalidCommand("'card' names the action card drawn (or leave it out)")
         args["card"] = card
@@ -247,6 +250,14 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         args["goods"] = {market_ref(m): whole(n, f"{m} goods", None) for m, n in goods.items()}
     elif name == "correct":
         args = parse_correct(state, command)
+    elif name == "end":
+        reason = a.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise InvalidCommand(f"'reason' is a short text, not {reason!r}")
+        reason = (reason or "").strip()
+        if len(reason) > 200:
+            raise InvalidCommand("'reason' is at most 200 characters")
+        args["reason"] = reason
     elif name == "redistribute":
         raw = a.get("placement")
         if raw is None:
@@ -293,6 +304,11 @@ def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
         if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
             raise NotYourTurn("a deal is recorded by the host or by one of its two banks", C.DEALS)
         E.do_deal(state, a["a"], a["b"], a["gives"], lines)
+        return lines
+    if name == "end":
+        if kind is not ActorKind.HOST:
+            raise NotYourTurn("only the host ends the game early", EARLY_END)
+        E.end_early(state, a["reason"], lines)
         return lines
     if name == "correct":
         if kind is not ActorKind.HOST:
