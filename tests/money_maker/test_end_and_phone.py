@@ -136,6 +136,7 @@ def test_end_at_random_moments_of_random_games(seed: int) -> None:
         assert "end" in _hint_names(state, HOST)
         ended, lines = do(state, "host", "end", reason="time")
         assert GAME.is_over(ended) and GAME.score(ended).final and GAME.awaiting(ended) == frozenset()
+        assert GAME.dice_to_roll(ended) == () and GAME.actions(ended, CHANCE) == []
         assert lines[0].audience is None and EARLY_END in lines[0].citations
         # gold is conserved and counted: the sheet's gold lines are the vaults
         assert ended.reserve + sum(b.gold for b in ended.banks) == state.reserve + sum(b.gold for b in state.banks)
