@@ -9,7 +9,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from companion.commands import CHANCE, Actor, Command
+from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import ActionHint, TableConfig
 from companion.games.base import Seat as TableSeat
 from companion.games.muell_money import MuellMoney, shuffle_command
@@ -78,17 +78,21 @@ def next_command(state: MuellState, rng: random.Random, *, software: bool, loans
 
 
 def random_game(seed: int, seats: int = 3, *, software: bool = True, options: dict[str, str] | None = None,
-                max_steps: int = 5000, with_lines: bool = False,
+                max_steps: int = 5000, with_lines: bool = False, host_end_at: int | None = None,
                 ) -> Iterator[tuple[MuellState, Command, MuellState, list[Explanation]]]:
-    """Yield (before, command, after, explanation lines) for a whole random game."""
+    """Yield (before, command, after, explanation lines) for a whole random game;
+    with ``host_end_at`` the host ends it early (``end``) at that step, if it lasts so long."""
     import copy
 
     rng = random.Random(seed)
     state = GAME.setup(config(seats, options, start_seat=seed % seats))
-    for _ in range(max_steps):
+    for step in range(max_steps):
         if GAME.is_over(state):
             return
-        command = next_command(state, rng, software=software)
+        if step == host_end_at:
+            command = Command(HOST, "end", {"reason": "time is up"})
+        else:
+            command = next_command(state, rng, software=software)
         move = GAME.parse(state, command)
         GAME.check(state, move)
         outcome = GAME.apply(copy.deepcopy(state), move)

@@ -88,6 +88,20 @@ def test_a_lot_is_cut_to_what_the_supply_holds() -> None:
     assert s.state.auction is not None and s.state.auction.lot == 3 and s.state.supply == 0
 
 
+def test_a_single_raw_material_is_singular() -> None:
+    """QA finding 10: no "1 raw materials" (nor "1 copies") in the texts."""
+    s = two_seats(("Raw Materials", "Adviser", "Growth"), ("Growth", "Innovate", "Waste Disposal"))
+    s.state.seats[1].raw += s.state.supply - 1
+    s.state.supply = 1
+    lines = s.do("Ann", "play", card="Raw Materials")
+    assert lines[0].startswith("The common supply holds only 1 raw material: the lot is 1")
+    assert lines[1].startswith("Ann sells 1 raw material in a once-around auction")
+    assert GAME.status(s.state) == "Auction of 1 raw material from Ann: Bob to bid (no bid yet)"
+    s.do("Bob", "no-bid")
+    lines = s.do("Ann", "no-bid")
+    assert lines[1].startswith("Nobody bids: the 1 raw material goes back to the supply")
+
+
 def test_growth_hire_fire_and_innovate_doubled() -> None:
     s = two_seats(("Growth", "Adviser", "Hire/Fire"), ("Adviser", "Hire/Fire", "Innovate"))
     s.state.seats[0].column = 19
@@ -178,3 +192,30 @@ def test_provisional_scores_hide_cash() -> None:
     assert not sheet.final
     assert all("cash" not in line.label.lower() for seat in sheet.seats for line in seat.lines)
     assert sheet.notes[0].startswith("Provisional: half the cash is added at the end")
+
+
+def test_a_pass_shows_only_in_its_own_rounds_play() -> None:
+    """QA finding 7: a seat that kept its card was still shown as 'passed'
+    while the next round's sets were dealt and chosen."""
+    from companion.games.base import TABLE_SCREEN
+
+    def passed() -> list[bool]:
+        return [seat["passed"] for seat in GAME.view(s.state, TABLE_SCREEN)["seats"]]
+
+    s = two_seats(("Growth", "Order", "Waste Disposal"), ("Growth", "Innovate", "Waste Inspection"))
+    s.do("Ann", "discard", card="Growth")
+    s.do("Bob", "discard", card="Growth")
+    s.do("Ann", "discard", card="Order")
+    s.do("Bob", "discard", card="Innovate")
+    s.do("Ann", "keep")
+    assert passed() == [True, False] and s.state.phase is Phase.PLAY
+    s.do("Bob", "discard", card="Waste Inspection")
+    assert s.state.phase is Phase.DEAL and s.state.round == 2
+    assert passed() == [False, False]
+    assert [seat.passed for seat in s.state.seats] == [False, False]
+    assert GAME.view(s.state, TABLE_SCREEN)["seats"][0]["kept_card"] == "Waste Disposal"
+    s.deal_sets(("Order", "Growth", "Innovate"), ("Hire/Fire", "Order", "Growth"), ("Order", "Growth", "Adviser"))
+    assert s.state.phase is Phase.CHOOSE and passed() == [False, False]
+    # and a pass that the state still holds (an old log) is not shown outside the play either
+    s.state.seats[0].passed = True
+    assert passed() == [False, False]

@@ -81,7 +81,7 @@ def test_card_command_from_the_camera() -> None:
     command = GAME.card_command(s.state, "ORD", 3)
     assert command.actor == CHANCE and command.name == "deal" and command.args == {"card": "Order"}
     assert command.source == "scanner"
-    with pytest.raises(IllegalMove, match="there are 1 Pollution Check cards, so no copy 2"):
+    with pytest.raises(IllegalMove, match="there is 1 Pollution Check card, so no copy 2"):
         GAME.card_command(s.state, "POL", 2)
     with pytest.raises(IllegalMove, match="not a Müll \\+ Money card"):
         GAME.card_command(s.state, "XYZ", 1)
@@ -99,7 +99,7 @@ def test_hints_for_dealing_choosing_and_playing() -> None:
     s = Scene(2)
     deal = hints(s, "chance")
     assert deal[0]["command"] == "deal" and len(deal[0]["fields"][0]["choices"]) == 10
-    assert [h.command for h in GAME.actions(s.state, HOST)] == ["shuffle", "correct"]
+    assert [h.command for h in GAME.actions(s.state, HOST)] == ["shuffle", "correct", "end"]
     assert [h["command"] for h in hints(s, "Ann")] == ["loan"]
     s.deal_sets(("Innovate", "Raw Materials", "Adviser"), ("Hire/Fire", "Order", "Growth"), ("Order", "Growth", "Waste Disposal"))
     choose = hints(s, "Ann")
@@ -113,12 +113,13 @@ def test_hints_for_dealing_choosing_and_playing() -> None:
     assert not raw_discard["enabled"] and "may not be discarded" in str(raw_discard["reason"])
     keep = ann[("keep", "Pass and keep your last card for the next round")]
     assert not keep["enabled"] and "3 cards left" in str(keep["reason"])
-    innovate = ann[("play", "Play Innovate")]
+    # the buttons say what Innovate costs (000: 5 M; doubled with an Adviser)
+    innovate = ann[("play", "Play Innovate (5 M)")]
     assert innovate["enabled"] and innovate["fields"][0]["name"] == "row"
     assert len(innovate["fields"][0]["choices"]) == 3
-    doubled = ann[("play", "Play Innovate with an Adviser")]
+    doubled = ann[("play", "Play Innovate with an Adviser (10 M)")]
     assert [f["name"] for f in doubled["fields"]] == ["row", "row2"]
-    repay = ann[("play", "Play an Adviser alone: repay a loan")]
+    repay = ann[("play", "Play an Adviser alone: repay a loan (10 M)")]
     assert not repay["enabled"] and "you have none" in str(repay["reason"])
     assert ann[("loan", "Take a loan (+10 M, one −10 marker)")]["enabled"]
     s.do("Ann", "play", card="Raw Materials")
@@ -135,16 +136,75 @@ def test_hints_for_dealing_choosing_and_playing() -> None:
     assert GAME.status(s.state) == "Bob to play a card (3 left)"
 
 
-def test_bribery_hints() -> None:
-    s = Scene(2)
-    s.state.seats[1].waste = 13
+def bribery_scene(waste: int, column: int, options: dict[str, str] | None = None) -> Scene:
+    s = Scene(2, options)
+    s.state.seats[1].waste = waste
+    s.state.seats[1].column = column
     s.state.seats[1].retained = "Bribery"
     s.state.deck["Bribery"] -= 1
     s.deal("Pollution Check")
-    labels = [h["label"] for h in hints(s, "Bob") if h["command"] == "bribery"]
-    assert labels == ["Use Bribery (pay the bribe, the factory stays)",
-                      "Do not use Bribery (take the Pollution Check's consequences)"]
+    return s
+
+
+def bribery_labels(s: Scene) -> list[str]:
+    return [h["label"] for h in hints(s, "Bob") if h["command"] == "bribery"]
+
+
+@pytest.mark.parametrize(
+    ("options", "waste", "column", "use", "refuse"),
+    [
+        # 000/003 (default): the bribe replaces the fine and the move
+        ({}, 10, 17,
+         "Use Bribery: pay 1 M instead of the 5 M fine and moving back 1 column",
+         "Do not use Bribery: pay the 5 M fine, the factory moves back 1 column"),
+        ({}, 13, 18,
+         "Use Bribery: pay 1 M instead of the 10 M fine and moving back 2 columns",
+         "Do not use Bribery: pay the 10 M fine, the factory moves back 2 columns"),
+        # red next to the left edge: it can move back only 1 column
+        ({}, 13, 15,
+         "Use Bribery: pay 1 M instead of the 10 M fine and moving back 1 column",
+         "Do not use Bribery: pay the 10 M fine, the factory moves back 1 column"),
+        ({}, 13, 14,
+         "Use Bribery: pay 1 M instead of the 10 M fine (the factory is at the left edge)",
+         "Do not use Bribery: pay the 10 M fine, the factory stays (it is at the left edge)"),
+        # 004: the fine is still paid, only the move is avoided
+        ({"bribery": "fine-still-paid"}, 10, 17,
+         "Use Bribery: pay 1 M and still the 5 M fine (6 M in all); the factory does not move back",
+         "Do not use Bribery: pay the 5 M fine, the factory moves back 1 column"),
+        ({"bribery": "fine-still-paid", "waste_zones": "review"}, 12, 19,
+         "Use Bribery: pay 1 M and still the 10 M fine (11 M in all); the factory does not move back",
+         "Do not use Bribery: pay the 10 M fine, the factory moves back 2 columns"),
+    ],
+)
+def test_bribery_hints_say_the_amounts(options: dict[str, str], waste: int, column: int, use: str, refuse: str) -> None:
+    s = bribery_scene(waste, column, options)
+    assert bribery_labels(s) == [use, refuse]
     assert hints(s, "chance") == []
+    # and the button does what it says
+    cash, col = s.seat("Bob").cash, s.seat("Bob").column
+    s.do("Bob", "bribery", use=True)
+    bob = s.seat("Bob")
+    paid = cash + 10 * bob.loans - bob.cash
+    amounts = [int(w) for w in use.replace("(", " ").split() if w.isdigit()]
+    assert paid == (amounts[-1] if "in all" in use else amounts[0])
+    assert bob.column == col
+
+
+def test_bribery_hints_at_the_french_final_check() -> None:
+    """At the final check with the French end table (yellow 1 M and 1 column back)
+    the buttons give those amounts."""
+    from companion.games.muell_money.hints import bribery_labels as labels_for
+    from companion.games.muell_money.state import PendingCheck, Phase
+
+    s = Scene(2, {"final_check": "french-end"})
+    s.state.seats[1].waste = 10
+    s.state.seats[1].column = 19
+    s.state.phase = Phase.CHECK
+    s.state.check = PendingCheck(final=True, pending=[1])
+    assert labels_for(GAME, s.state, 1) == (
+        "Use Bribery: pay 1 M instead of the 1 M fine and moving back 1 column",
+        "Do not use Bribery: pay the 1 M fine, the factory moves back 1 column",
+    )
 
 
 def test_seat_view_shape() -> None:
@@ -155,6 +215,7 @@ def test_seat_view_shape() -> None:
     assert set(table) == {
         "phase", "round", "start_seat", "turn", "status", "seats", "sets", "next_deal", "deck", "discard",
         "set_aside", "pollution_check_this_round", "end_reached", "supply", "auction", "pollution_check",
+        "ended_by_host", "end_reason",
     }
     assert set(table["seats"][0]) == {
         "seat", "name", "colour", "column", "row", "workers", "mat", "waste", "waste_zone", "raw_materials",

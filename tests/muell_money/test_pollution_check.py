@@ -37,7 +37,7 @@ def test_one_check_per_zone_with_real_table_lines() -> None:
     assert s.state.phase is Phase.DEAL and s.state.next_slot() == (0, 2)
     assert all("Pollution Check" not in col for col in s.state.grid)
     # a second Pollution Check cannot be dealt: the deck holds one
-    s.refuse("chance", "deal", "no Pollution Check is left in the deck (all 1 are out: 1 set aside)", card="Pollution Check")
+    s.refuse("chance", "deal", "no Pollution Check is left in the deck (the only one is out: 1 set aside)", card="Pollution Check")
 
 
 def test_factory_at_the_left_edge_does_not_move() -> None:

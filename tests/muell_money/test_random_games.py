@@ -88,16 +88,22 @@ def views_without_cash(state: MuellState) -> None:
 @pytest.mark.parametrize("batch", range(5))
 def test_random_games_keep_every_invariant(batch: int) -> None:
     """200 games (2-4 seats, all rules options mixed, physical and software
-    dealing) with the invariants checked after every step."""
+    dealing) with the invariants checked after every step; in one game of
+    four the host ends the game early at a random step (``end``)."""
     games = 0
+    ended_early = 0
     for seed in range(batch * 40, batch * 40 + 40):
         rng = random.Random(seed)
         seats = 2 + seed % 3
         options = random_options(rng)
+        host_end_at = rng.randint(0, 250) if seed % 4 == 1 else None
         last = None
-        for _before, _command, after, explanations in random_game(
-            seed, seats, software=seed % 2 == 0, options=options, with_lines=True
+        for _before, command, after, explanations in random_game(
+            seed, seats, software=seed % 2 == 0, options=options, with_lines=True, host_end_at=host_end_at
         ):
+            if command.name == "end":
+                ended_early += 1
+                check_host_end(_before, after, explanations)
             check_invariants(after)
             for line in explanations:
                 if line.audience is None:
@@ -108,8 +114,24 @@ def test_random_games_keep_every_invariant(batch: int) -> None:
         assert last is not None and GAME.is_over(last)
         sheet = GAME.score(last)
         assert sheet.final and len(sheet.ranking()) == seats
+        assert all(any(ln.label == "Half the cash" for ln in seat.lines) for seat in sheet.seats)
         games += 1
     assert games == 40
+    assert ended_early >= 5
+
+
+def check_host_end(before: MuellState, after: MuellState, explanations: list[Any]) -> None:
+    """The host's early end: over at once, scored with the cash, nothing else moved."""
+    assert GAME.is_over(after) and after.ended_by_host and not GAME.awaiting(after)
+    assert after.auction is None and after.check is None and after.turn is None
+    for b, a in zip(before.seats, after.seats, strict=True):
+        assert (a.cash, a.loans, a.column, a.waste, a.mat) == (b.cash, b.loans, b.column, b.waste, b.mat)
+    assert after.bank_in == before.bank_in and after.bank_out == before.bank_out
+    first = explanations[0]
+    assert first.audience is None
+    assert "no final pollution check" in first.text or "final pollution check is left unfinished" in first.text
+    assert any(c.seed == "core" for c in first.citations)
+    assert GAME.actions(after, HOST) == [] and explanations[-1].text.startswith("Game over:")
 
 
 def test_no_view_shows_another_seats_cash() -> None:
@@ -137,18 +159,25 @@ def entries_of(commands: list[Command]) -> list[LogEntry]:
 
 
 def test_replaying_the_log_gives_the_live_state() -> None:
+    ended_early = 0
     for seed in range(2000, 2012):
         seats = 2 + seed % 3
         options = random_options(random.Random(seed))
         commands: list[Command] = []
         live = None
-        for _before, command, after, _lines in random_game(seed, seats, software=seed % 2 == 0, options=options):
+        host_end_at = 40 + seed % 60 if seed % 3 == 0 else None
+        for _before, command, after, _lines in random_game(
+            seed, seats, software=seed % 2 == 0, options=options, host_end_at=host_end_at
+        ):
             commands.append(command)
             live = after
+        assert live is not None
+        ended_early += live.ended_by_host
         cfg = config(seats, options, start_seat=seed % seats)
         # the log as stored: JSON round trip of every command's arguments
         stored = [Command(c.actor, c.name, json.loads(json.dumps(dict(c.args))), None, c.source) for c in commands]
         assert fold(GAME, cfg, entries_of(stored)) == live
+    assert ended_early >= 3
 
 
 def test_undo_restores_the_previous_state_exactly(tmp_path: Path) -> None:

@@ -45,3 +45,5 @@ FINAL_CHECK = cite("000", "Change First Player or End Game", "perform another po
 FINAL_CHECK_FR = cite("003", "FIN DU JEU", "donner 1 ou 2 millions à la banque")
 SCORE = cite("000", "Score")
 SCORE_FR = cite("003", "DÉCOMPTE FINAL")
+TIE_BREAK = cite("000", "Score", "Ties are broken by cash in hand.")
+TIE_BREAK_NET = cite("004", "Game End", "the player with most money among those tied wins")

@@ -47,7 +47,7 @@ from companion.games.muell_money.state import (
     Phase,
     SeatState,
 )
-from companion.rules import Citation, Explanation, resolve_options
+from companion.rules import EARLY_END, Citation, Explanation, resolve_options
 from companion.rules import say as _say
 
 
@@ -72,6 +72,15 @@ POLLUTION = "Pollution Check"
 
 def _m(amount: int) -> str:
     return f"{amount} M"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``; ``many`` for an irregular plural."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _raw(count: int) -> str:
+    return plural(count, "raw material")
 
 
 class MuellMoney(Game[MuellState, Move]):
@@ -154,9 +163,11 @@ class MuellMoney(Game[MuellState, Move]):
 
     def check(self, state: MuellState, move: Move) -> None:
         if state.phase is Phase.OVER:
+            if move.name == "end":
+                raise IllegalMove("the game is already over: there is nothing left to end", EARLY_END)
             raise IllegalMove("the game is over", R.END)
         name = move.name
-        if name == "loan":
+        if name in ("loan", "end"):
             return
         if name == "correct":
             self._check_correct(state, move)
@@ -273,8 +284,8 @@ class MuellMoney(Game[MuellState, Move]):
         wanted = {k: v for k, v in state.deck.items() if v}
         if counts != wanted:
             raise IllegalMove(
-                f"the shuffled order must hold exactly the {state.deck_count()} cards of the deck "
-                f"({_multiset(wanted)}), not {len(move.order)} cards ({_multiset(counts)})",
+                f"the shuffled order must hold exactly the {plural(state.deck_count(), 'card')} of the deck "
+                f"({_multiset(wanted)}), not {plural(len(move.order), 'card')} ({_multiset(counts)})",
                 R.LAYOUT,
             )
 
@@ -313,7 +324,9 @@ class MuellMoney(Game[MuellState, Move]):
             f"{state.set_aside.count(card)} set aside" if card in state.set_aside else "",
         ]
         where = ", ".join(p for p in parts if p)
-        return f"all {total} are out: {where}" if where else f"the deck holds {total}"
+        if not where:
+            return f"the deck holds {total}"
+        return f"the only one is out: {where}" if total == 1 else f"all {total} are out: {where}"
 
     def _check_bribery(self, state: MuellState, move: Move) -> None:
         seat = _seat(move)
@@ -351,7 +364,7 @@ class MuellMoney(Game[MuellState, Move]):
         if move.name == "keep":
             if len(me.hand) != 1:
                 raise IllegalMove(
-                    f"you may keep a card only when it is your last one ({len(me.hand)} cards left)",
+                    f"you may keep a card only when it is your last one ({plural(len(me.hand), 'card')} left)",
                     R.PASS,
                 )
             return
@@ -410,7 +423,7 @@ class MuellMoney(Game[MuellState, Move]):
                 )
             if me.raw < need_raw:
                 raise IllegalMove(
-                    f"an Order needs {need_raw} raw materials and {me.name} has {me.raw}", R.ORDER
+                    f"an Order needs {_raw(need_raw)} and {me.name} has {me.raw}", R.ORDER
                 )
             if me.waste + waste > comp.waste_max:
                 raise IllegalMove(
@@ -503,6 +516,7 @@ class MuellMoney(Game[MuellState, Move]):
             "keep": self._apply_keep,
             "bid": self._apply_bid,
             "no-bid": self._apply_bid,
+            "end": self._apply_end,
         }[move.name]
         handler(state, move, lines)
         for i, seat in enumerate(state.seats):
@@ -547,7 +561,7 @@ class MuellMoney(Game[MuellState, Move]):
         state.deck_order = list(move.order)
         lines.append(
             say(
-                f"The deck of {len(move.order)} cards is shuffled by software; the order is recorded "
+                f"The deck of {plural(len(move.order), 'card')} is shuffled by software; the order is recorded "
                 "and each card dealt is taken from it",
                 R.LAYOUT,
             )
@@ -592,7 +606,8 @@ class MuellMoney(Game[MuellState, Move]):
         state.deck_order = None
         state.reshuffles += 1
         lines.append(
-            say(f"The deck is empty: the {state.deck_count()} discarded cards are shuffled into a new deck", R.LAYOUT)
+            say(f"The deck is empty: the {plural(state.deck_count(), 'discarded card')} "
+                f"{'is' if state.deck_count() == 1 else 'are'} shuffled into a new deck", R.LAYOUT)
         )
 
     # pollution check ---------------------------------------------------------------
@@ -686,16 +701,66 @@ class MuellMoney(Game[MuellState, Move]):
         state.check = None
         if check.final:
             state.phase = Phase.OVER
-            sheet = self.score(state)
-            winner = sheet.ranking()[0]
-            top = next(s for s in sheet.seats if s.seat == winner)
-            lines.append(
-                say(f"Game over: {state.name(winner)} wins with {top.total} points", R.SCORE, R.SCORE_FR)
-            )
+            lines.append(self._game_over_line(state))
             return
         state.phase = Phase.DEAL
         lines.append(say("The Pollution Check is resolved: the deal goes on", R.CHECK))
         self._advance(state, lines)
+
+    def _game_over_line(self, state: MuellState) -> Explanation:
+        """The winner, and how a tie in points was broken (the money is counted openly now)."""
+        sheet = self.score(state)
+        ranking = sheet.ranking()
+        by_seat = {s.seat: s for s in sheet.seats}
+        top = by_seat[ranking[0]]
+        text = f"Game over: {self._winner_text(state)}"
+        tied = [by_seat[k] for k in ranking[1:] if by_seat[k].total == top.total]
+        if not tied:
+            return say(text, R.SCORE, R.SCORE_FR)
+        net = state.options["tie_break"] == "net-money"
+        rule = "more money after debts" if net else "more money in hand"
+        others = ", ".join(state.name(t.seat) for t in tied)
+        text += f" (tied on points with {others}; {rule} breaks the tie: {top.tiebreak} M)"
+        return say(text, R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR)
+
+    def _winner_text(self, state: MuellState) -> str:
+        sheet = self.score(state)
+        winner = sheet.ranking()[0]
+        total = next(s.total for s in sheet.seats if s.seat == winner)
+        return f"{state.name(winner)} wins with {plural(total, 'point')}"
+
+    # the host ends the game early ------------------------------------------------------
+    def _apply_end(self, state: MuellState, move: Move, lines: list[Explanation]) -> None:
+        skipped: list[str] = []
+        if state.check is not None and state.check.final:
+            waiting = " or ".join(state.name(k) for k in state.check.pending)
+            skipped.append(
+                f"the final pollution check is left unfinished (no Bribery decision or fine for {waiting})"
+            )
+        else:
+            if state.phase is not Phase.DEAL or state.placed:
+                skipped.append(f"the rest of round {state.round} (its wages are not paid)")
+            skipped.append("no final pollution check is made")
+        if state.auction is not None:
+            lot = state.auction.lot
+            state.supply += lot
+            skipped.append(f"the auction is called off (the {_raw(lot)} {'goes' if lot == 1 else 'go'} back to the supply)")
+        state.auction = None
+        state.check = None
+        state.turn = None
+        state.phase = Phase.OVER
+        state.ended_by_host = True
+        state.end_reason = move.reason
+        why = f" ({move.reason})" if move.reason else ""
+        lines.append(
+            say(
+                f"The host ends the game now{why}: it is scored as it stands; " + "; ".join(skipped)
+                + ". Half of each seat's money is counted openly, as at a normal end",
+                EARLY_END,
+                R.SCORE,
+            )
+        )
+        lines.append(self._game_over_line(state))
 
     # choosing sets ------------------------------------------------------------------
     def _apply_choose(self, state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -776,7 +841,7 @@ class MuellMoney(Game[MuellState, Move]):
             me.waste += waste
             lines.append(
                 say(
-                    f"{me.name} fills an Order{with_adv}: {need_raw} raw materials back to the supply, "
+                    f"{me.name} fills an Order{with_adv}: {_raw(need_raw)} back to the supply, "
                     f"receives {_m(income)} (column {me.column}"
                     + (f" + {_m(comp.adviser_order_bonus)} Adviser" if adv else "")
                     + f"), waste {before} → {me.waste}",
@@ -788,7 +853,7 @@ class MuellMoney(Game[MuellState, Move]):
             lot = self.mat_value(state, seat, "raw_materials") * factor
             if lot > state.supply:
                 lines.append(
-                    say(f"The common supply holds only {state.supply} raw materials: the lot is {state.supply}", R.RAW)
+                    say(f"The common supply holds only {_raw(state.supply)}: the lot is {state.supply}", R.RAW)
                 )
                 lot = state.supply
             if lot == 0:
@@ -801,7 +866,7 @@ class MuellMoney(Game[MuellState, Move]):
             state.phase = Phase.AUCTION
             lines.append(
                 say(
-                    f"{me.name} sells {lot} raw materials{with_adv} in a once-around auction: "
+                    f"{me.name} sells {_raw(lot)}{with_adv} in a once-around auction: "
                     f"{state.name(bidders[0])} bids first, {me.name} last",
                     R.RAW,
                     *((R.ADVISER,) if adv else ()),
@@ -902,10 +967,10 @@ class MuellMoney(Game[MuellState, Move]):
         if winner is None:
             if state.options["unsold_lot"] == "seller-free":
                 state.seats[seller].raw += auction.lot
-                lines.append(say(f"Nobody bids: {state.name(seller)} keeps the {auction.lot} raw materials for nothing", R.UNSOLD))
+                lines.append(say(f"Nobody bids: {state.name(seller)} keeps the {_raw(auction.lot)} for nothing", R.UNSOLD))
             else:
                 state.supply += auction.lot
-                lines.append(say(f"Nobody bids: the {auction.lot} raw materials go back to the supply", R.UNSOLD))
+                lines.append(say(f"Nobody bids: the {_raw(auction.lot)} {'goes' if auction.lot == 1 else 'go'} back to the supply", R.UNSOLD))
         else:
             buyer = state.seats[winner]
             buyer.raw += auction.lot
@@ -913,13 +978,13 @@ class MuellMoney(Game[MuellState, Move]):
             if winner == seller:
                 state.bank_in += auction.high
                 lines.append(
-                    say(f"{buyer.name} buys their own {auction.lot} raw materials for {_m(auction.high)}, paid to the bank",
+                    say(f"{buyer.name} buys their own {_raw(auction.lot)} for {_m(auction.high)}, paid to the bank",
                         R.AUCTION)
                 )
             else:
                 state.seats[seller].cash += auction.high
                 lines.append(
-                    say(f"{buyer.name} buys the {auction.lot} raw materials for {_m(auction.high)}, paid to {state.name(seller)}",
+                    say(f"{buyer.name} buys the {_raw(auction.lot)} for {_m(auction.high)}, paid to {state.name(seller)}",
                         R.AUCTION)
                 )
         state.auction = None
@@ -928,6 +993,8 @@ class MuellMoney(Game[MuellState, Move]):
     # the round's end -------------------------------------------------------------------
     def _end_round(self, state: MuellState, lines: list[Explanation]) -> None:
         lines.append(say(f"Every seat has passed or has no card: round {state.round} play ends", R.PLAY))
+        for s in state.seats:
+            s.passed = False  # a pass belongs to this round's play only
         for k in range(state.n):
             seat = (state.start_seat + k) % state.n
             me = state.seats[seat]
@@ -951,7 +1018,7 @@ class MuellMoney(Game[MuellState, Move]):
             state.reshuffles += 1
             lines.append(
                 say(f"The Pollution Check came this round: it, the discards and the deck are shuffled together "
-                    f"({state.deck_count()} cards)", R.NEW_ROUND, R.RESHUFFLE)
+                    f"({plural(state.deck_count(), 'card')})", R.NEW_ROUND, R.RESHUFFLE)
             )
         state.pollution_seen = False
         state.start_seat = state.left_of(state.start_seat)
@@ -1002,7 +1069,8 @@ class MuellMoney(Game[MuellState, Move]):
                     "loans": s.loans,
                     "cards": list(s.hand),
                     "kept_card": s.retained,
-                    "passed": s.passed,
+                    # a pass belongs to the round's play: never shown while dealing or choosing
+                    "passed": s.passed and state.phase in (Phase.PLAY, Phase.AUCTION),
                     "start_player": i == state.start_seat,
                 }
             )
@@ -1028,6 +1096,8 @@ class MuellMoney(Game[MuellState, Move]):
             "set_aside": list(state.set_aside),
             "pollution_check_this_round": state.pollution_seen,
             "end_reached": state.end_reached,
+            "ended_by_host": state.ended_by_host,
+            "end_reason": state.end_reason,
             "supply": state.supply,
             "auction": None,
             "pollution_check": None,
@@ -1074,13 +1144,11 @@ class MuellMoney(Game[MuellState, Move]):
         if state.phase is Phase.AUCTION and state.auction is not None:
             a = state.auction
             high = f"high {_m(a.high)} by {state.name(a.high_seat)}" if a.high_seat is not None else "no bid yet"
-            return (f"Auction of {a.lot} raw materials from {state.name(a.seller)}: "
+            return (f"Auction of {_raw(a.lot)} from {state.name(a.seller)}: "
                     f"{state.name(a.to_bid)} to bid ({high})")
         if state.phase is Phase.OVER:
-            sheet = self.score(state)
-            winner = sheet.ranking()[0]
-            total = next(s.total for s in sheet.seats if s.seat == winner)
-            return f"Game over: {state.name(winner)} wins with {total} points"
+            early = " (ended early by the host)" if state.ended_by_host else ""
+            return f"Game over{early}: {self._winner_text(state)}"
         return state.phase.value
 
     def awaiting(self, state: MuellState) -> frozenset[int]:
@@ -1111,7 +1179,7 @@ class MuellMoney(Game[MuellState, Move]):
             raise IllegalMove(f"{card!r} is not a Müll + Money card", R.CARDS)
         copies = state.comp.kind(kind).copies
         if not 1 <= copy <= copies:
-            raise IllegalMove(f"there are {copies} {kind} cards, so no copy {copy}", R.CARDS)
+            raise IllegalMove(f"there {'is' if copies == 1 else 'are'} {plural(copies, kind + ' card')}, so no copy {copy}", R.CARDS)
         if state.phase is not Phase.DEAL:
             raise IllegalMove(
                 f"cards are seen only while the sets are dealt ({self.status(state)})", R.LAYOUT

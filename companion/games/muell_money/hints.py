@@ -54,14 +54,16 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
             # when the host presses, and is never shown on any screen
             host.append(ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {}))
         host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats], moves_money=True))
+        host.append(end_hint())
         return host
     if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
         return []
     seat = actor.seat
     hints: list[ActionHint] = []
     if state.phase is Phase.CHECK and state.check is not None and seat in state.check.pending:
-        hints.append(ActionHint("bribery", "Use Bribery (pay the bribe, the factory stays)", {"use": True}, moves_money=True))
-        hints.append(ActionHint("bribery", "Do not use Bribery (take the Pollution Check's consequences)", {"use": False}, moves_money=True))
+        use, refuse = bribery_labels(game, state, seat)
+        hints.append(ActionHint("bribery", use, {"use": True}, moves_money=True))
+        hints.append(ActionHint("bribery", refuse, {"use": False}, moves_money=True))
     elif state.phase is Phase.CHOOSE and state.turn == seat:
         for c, cards in enumerate(state.grid):
             if state.taken[c] is None:
@@ -83,6 +85,44 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
         ActionHint("loan", f"Take a loan (+{state.comp.loan_amount} M, one −{state.comp.loan_amount} marker)", {}, moves_money=True)
     )
     return hints
+
+
+def end_hint() -> ActionHint:
+    """The host's early end (the evening is over): score the game as it stands."""
+    return ActionHint(
+        "end",
+        "End the game now and score it (no final pollution check)",
+        {},
+        (Field("reason", "Reason (optional, goes into the log)", "text", default=""),),
+        moves_money=False,
+    )
+
+
+def _columns(n: int) -> str:
+    return f"{n} column{'s' if n != 1 else ''}"
+
+
+def bribery_labels(game: MuellMoney, state: MuellState, seat: int) -> tuple[str, str]:
+    """The two Bribery buttons with the amounts this seat faces at this check,
+    per the table's ``bribery`` and ``final_check`` readings."""
+    comp = state.comp
+    me = state.seats[seat]
+    final = state.check is not None and state.check.final
+    table = "french_end" if final and state.options["final_check"] == "french-end" else "normal"
+    penalty = comp.penalties[table][game.zone(state, me.waste)]
+    back = min(penalty.steps_left, me.column - min(comp.columns))
+    bribe = f"{comp.bribery_cost} M"
+    if state.options["bribery"] == "fine-still-paid":
+        use = (f"Use Bribery: pay {bribe} and still the {penalty.fine} M fine "
+               f"({penalty.fine + comp.bribery_cost} M in all); the factory does not move back")
+    elif back:
+        use = f"Use Bribery: pay {bribe} instead of the {penalty.fine} M fine and moving back {_columns(back)}"
+    else:
+        use = f"Use Bribery: pay {bribe} instead of the {penalty.fine} M fine (the factory is at the left edge)"
+    refuse = f"Do not use Bribery: pay the {penalty.fine} M fine, " + (
+        f"the factory moves back {_columns(back)}" if back else "the factory stays (it is at the left edge)"
+    )
+    return use, refuse
 
 
 def _chance_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
@@ -117,7 +157,10 @@ def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Actio
                 continue
             label = f"Play {card}" + (" with an Adviser" if adviser else "")
             if card == "Adviser":
-                label = "Play an Adviser alone: repay a loan"
+                label = f"Play an Adviser alone: repay a loan ({state.comp.repay_amount} M)"
+            elif card == "Innovate":
+                cost = state.comp.innovate_cost * (state.comp.adviser_factor if adviser else 1)
+                label += f" ({cost} M)"
             args: dict[str, Any] = {"card": card}
             if adviser:
                 args["adviser"] = True

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
-from companion.corrections import Target, need_reason, need_target, need_to, seat_arg
+from companion.corrections import MAX_REASON, Target, need_reason, need_target, need_to, seat_arg
 from companion.errors import InvalidCommand
 from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
 from companion.games.muell_money.state import MuellState
@@ -51,12 +51,14 @@ NAMES: dict[str, str] = {
     "loan": "loan",
     "bribery": "bribery",
     "correct": "correct",
+    "end": "end",
 }
 
 ACTORS: dict[str, ActorKind] = {
     "deal": ActorKind.CHANCE,
     "shuffle": ActorKind.HOST,
     "correct": ActorKind.HOST,
+    "end": ActorKind.HOST,
 }
 
 #: what the host may correct (``correct`` command); cash is the one hidden value
@@ -137,6 +139,19 @@ def _row(command: Command, key: str) -> str:
     return ROW_ALIASES[fold_name(raw)]
 
 
+def end_reason(command: Command) -> str:
+    """The host's optional reason for ending early: one line, at most 200 characters."""
+    raw = command.arg("reason")
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise InvalidCommand(f"'end': 'reason' must be a short text, not {raw!r}")
+    text = " ".join(raw.split())
+    if len(text) > MAX_REASON:
+        raise InvalidCommand(f"'end': the reason is longer than {MAX_REASON} characters")
+    return text
+
+
 def parse_move(state: MuellState, command: Command) -> Move:
     name = NAMES.get(command.name.strip().lower()) if isinstance(command.name, str) else None
     if name is None:
@@ -156,6 +171,8 @@ def parse_move(state: MuellState, command: Command) -> Move:
         target = need_target(command, CORRECTION_TARGETS)
         seat = seat_arg(command, [s.name for s in state.seats]) if target.seat else None
         return Move(actor, name, amount=need_to(command), target=target.key, seat=seat, reason=need_reason(command))
+    if name == "end":
+        return Move(actor, name, reason=end_reason(command))
     if name == "deal":
         card = command.arg("card")
         return Move(actor, name, card=None if card is None else _card(comp, command))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.state import MuellState
+from companion.rules import EARLY_END
 
 
 def half_cash(cash: int, rounding: str) -> int:
@@ -19,7 +20,9 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
     rounding = state.options["half_cash_rounding"]
     seats: list[SeatScore] = []
     for i, s in enumerate(state.seats):
-        lines = [ScoreLine("Factory column", s.column, f"column {s.column}")]
+        # label and detail read well together: "Factory column 14" on the dashboard,
+        # "Factory column (14)" in the command line's sheet
+        lines = [ScoreLine("Factory column", s.column, str(s.column))]
         for j, row in enumerate(MAT_ROWS):
             hole = comp.holes[s.mat[j]]
             lines.append(
@@ -48,6 +51,12 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
     notes: list[str] = []
     if not final:
         notes.append("Provisional: half the cash is added at the end of the game (cash stays hidden until then)")
+    if state.ended_by_host:
+        why = f" ({state.end_reason})" if state.end_reason else ""
+        notes.append(
+            f"Ended early by the host{why}: scored as it stood, with no final pollution check "
+            f"({EARLY_END.seed}: {EARLY_END.section})"
+        )
     if comp.unverified:
         notes.append(f"unverified component values in use: {', '.join(comp.unverified)}")
     return ScoreSheet(tuple(seats), final=final, notes=tuple(notes))

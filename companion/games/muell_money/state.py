@@ -31,7 +31,7 @@ class SeatState:
     loans: int = 0
     hand: list[str] = field(default_factory=list)  # cards in front of the seat this round
     retained: str | None = None  # the card kept from the last round
-    passed: bool = False
+    passed: bool = False  # passed (kept the last card) in this round's play; cleared when play ends
 
 
 @dataclass
@@ -84,6 +84,9 @@ class MuellState:
     #: raw materials the host's corrections of the supply added (negative: removed);
     #: supply + towers + the lot in auction == supply_total + raw_corrected
     raw_corrected: int = 0
+    #: the host ended the game early (``end``): no final pollution check was made
+    ended_by_host: bool = False
+    end_reason: str = ""
 
     @property
     def n(self) -> int:
