@@ -118,6 +118,8 @@ def main() -> None:
                         emit(Command(Actor.of_seat(s), "sort", {}))
                     break
                 continue
+        # the host's early end is refused once the game is over
+        emit(Command(HOST, "end", {"reason": "time is up"}), "rejected")
         out = {
             "game": "world-of-waste",
             "seats": SEATS,

@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
-from companion.commands import Command
+from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
+from companion.games.world_of_waste.catalog import RECYCLER
 from companion.games.world_of_waste.game import (
     Phase,
     WasteState,
     WorldOfWaste,
+    _swap,
     deck_count,
     free_ids,
     located,
@@ -81,6 +83,29 @@ def check_secrets(table: Table, st: WasteState, public: set[str], *, logs: bool)
                     assert GAME.view(other, viewer) == GAME.view(st, viewer)
 
 
+def check_recycler_twins(st: WasteState, public: set[str]) -> None:
+    """Whether a seat privately holds a Recycler or another card changes
+    nothing the table screen, the host or the other seats see or are offered."""
+    cat = st.catalog
+    free = free_ids(st)
+    for s in range(st.seats):
+        mine = sorted(private_cards(st, s, public), key=cat.sort_key)
+        for want_recycler in (True, False):
+            held = [c for c in mine if (cat.kind_of(c) == RECYCLER) != want_recycler]
+            spare = [c for c in free if (cat.kind_of(c) == RECYCLER) == want_recycler]
+            if not held or not spare:
+                continue
+            twin = copy.deepcopy(st)
+            _swap(twin, held[0], spare[0])
+            assert located(twin).count(spare[0]) == 1
+            for viewer in [TABLE_SCREEN, HOST_SCREEN, *(seat_viewer(t) for t in range(st.seats) if t != s)]:
+                assert GAME.view(twin, viewer) == GAME.view(st, viewer), (st.phase, viewer)
+            assert GAME.status(twin) == GAME.status(st)
+            assert GAME.awaiting(twin) == GAME.awaiting(st)
+            for actor in [HOST, CHANCE, *(Actor.of_seat(t) for t in range(st.seats) if t != s)]:
+                assert GAME.actions(twin, actor) == GAME.actions(st, actor), (st.phase, actor)
+
+
 def play_checked(room: Room, seats: int, seed: int, mode: str) -> RandomTable:
     names = ["Ada", "Ben", "Cy", "Dee"][:seats]
     table = room.open_table("world-of-waste", names, start_seat=seed % seats)
@@ -117,6 +142,7 @@ def play_checked(room: Room, seats: int, seed: int, mode: str) -> RandomTable:
         check_conserved(st, len(rt.deck))
         if step % 3 == 0 or st.phase in (Phase.AUCTION, Phase.CHOOSE):
             check_secrets(table, st, public, logs=mode == "exact")
+            check_recycler_twins(st, public)
     rt.steps = step
     return rt
 

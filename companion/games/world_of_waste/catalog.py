@@ -34,6 +34,11 @@ _ID = re.compile(r"^([A-Za-z0-9]+)-(\d+)$")
 _CODE = re.compile(r"^[A-Z0-9]{1,8}$")
 
 
+def count_of(n: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 cards`` (``plural`` for irregular words)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 @dataclass(frozen=True)
 class Value:
     """A number from the data file and whether a rule text printed it."""

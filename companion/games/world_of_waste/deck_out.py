@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.games.world_of_waste.catalog import count_of
 from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def deck_runs_out(state: WasteState, deck: int, hand: int, reading: str) -> tupl
     nxt = state.round + 1
     lines = [
         say(
-            f"The deck holds {deck} card(s); round {nxt} needs {need} ({hand} for each seat and 3 for each bonus pile)",
+            f"The deck holds {count_of(deck, 'card')}; round {nxt} needs {need} ({hand} for each seat and 3 for each bonus pile)",
             SILENT_RULE,
         )
     ]
@@ -85,13 +86,13 @@ def deck_runs_out(state: WasteState, deck: int, hand: int, reading: str) -> tupl
             state.unseen = 0  # the unseen face-down cards are back in the deck, still unknown
             lines.append(
                 say(
-                    f"The incineration pile ({back} card(s)) is shuffled into the deck: it now holds {deck + back} card(s)",
+                    f"The incineration pile ({count_of(back, 'card')}) is shuffled into the deck: it now holds {count_of(deck + back, 'card')}",
                     MIX_RULE,
                 )
             )
             return lines, False
         lines.append(
-            say(f"Even with the incineration pile ({back} card(s)) shuffled back the deck would hold {deck + back}", MIX_RULE)
+            say(f"Even with the incineration pile ({count_of(back, 'card')}) shuffled back the deck would hold {deck + back}", MIX_RULE)
         )
     rule: Citation = OUT_OF_GAME_RULE if reading == END else SILENT_RULE
     lines.append(say(f"Round {nxt} cannot be dealt: the game ends after round {state.round} with the final scoring", rule))

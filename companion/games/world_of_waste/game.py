@@ -57,16 +57,18 @@ from companion.games.world_of_waste.catalog import (
     CardRef,
     Catalog,
     UnknownCard,
+    count_of,
     read_catalog,
 )
 from companion.games.world_of_waste.deck_out import DECK_OUT_OPTION, END, deck_runs_out
 from companion.games.world_of_waste.scoring import (
     CORRECTION_LINE,
     WINNER_RULE,
+    StationScore,
     score_sheet,
     score_stations,
 )
-from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
+from companion.rules import EARLY_END, Citation, Explanation, Reading, RuleOption, cite, say
 
 SEED = "001"
 ROUNDS = 3
@@ -193,6 +195,12 @@ class WasteState:
     deck_out: str = END  # what happens when the deck cannot deal the next round (rules option ``deck_out``)
     #: points the host's corrections add to each seat's score (empty: none yet)
     corrections: list[int] = field(default_factory=list)
+    #: Recyclers each seat has played (openly) this round
+    recycled: list[int] = field(default_factory=list)
+    #: the host ended the game early (``end``): what was skipped ("" otherwise)
+    ended_early: str = ""
+    #: the final totals when the host ended the game early (the stations as they stood)
+    final_totals: list[int] = field(default_factory=list)
 
     def correction(self, seat: int) -> int:
         return self.corrections[seat] if seat < len(self.corrections) else 0
@@ -230,6 +238,7 @@ COMMANDS: Mapping[str, str] = {
     "station": "host or chance: a seat's whole station as scanned card ids",
     "boss": "host: give round 1's boss card to another seat before any card is dealt",
     "correct": "host: value 'points', seat, to, reason - set a seat's points correction (audited)",
+    "end": "host: reason (optional) - end the game now and score the stations as they stand",
 }
 
 #: what the host may correct: the cards are corrected by scans (``station``,
@@ -397,6 +406,11 @@ class WorldOfWaste(Game[WasteState, Move]):
                 f"World of Waste has no command {command.name!r} (commands: {', '.join(COMMANDS)})"
             )
         cat = state.catalog
+        if name == "end":
+            raw = command.arg("reason")
+            if raw is not None and not isinstance(raw, str):
+                raise InvalidCommand(f"'end': 'reason' is a text, not {raw!r}")
+            return Move(command.actor, name, reason=(raw or "").strip())
         if name == "correct":
             need_target(command, CORRECTION_TARGETS)
             who = seat_arg(command, state.names)
@@ -519,6 +533,8 @@ class WorldOfWaste(Game[WasteState, Move]):
         extra: list[str] = []
         if state.phase is not Phase.OVER:
             extra.append(f"provisional: round {state.round} of {ROUNDS} is being played")
+        elif state.ended_early:
+            extra.append(f"the game was {state.ended_early}: the stations are scored as they stood")
         return score_sheet(
             state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
             corrections=[state.correction(s) for s in range(state.seats)],
@@ -599,6 +615,7 @@ def _start_round(state: WasteState) -> None:
     state.face_down_due = [[] for _ in range(n)]
     state.drawing = [0] * n
     state.sorted = [False] * n
+    state.recycled = [0] * n
 
 
 def _phase_rule(phase: Phase) -> Citation:
@@ -644,15 +661,27 @@ def _awaiting(state: WasteState) -> str:
             if state.face_down_due[s]:
                 parts.append(f"{names[s]} records the face-down card")
             elif state.drawing[s]:
-                parts.append(f"{names[s]} draws {state.drawing[s]} card(s) for a Recycler")
-            elif _recyclers(state, s):
-                parts.append(f"{names[s]} plays {len(_recyclers(state, s))} Recycler(s)")
+                parts.append(f"{names[s]} draws {count_of(state.drawing[s], 'card')} for a Recycler")
+            elif _station_recyclers(state, s):
+                # a Recycler drawn into the station lies open on the table; one
+                # in the hand is the seat's secret until it is played
+                k = len(_station_recyclers(state, s))
+                parts.append(
+                    f"{names[s]} plays the {'Recycler' if k == 1 else f'{k} Recyclers'} drawn into the station "
+                    "and sorts the waste"
+                )
             else:
-                parts.append(f"{names[s]} sorts the waste")
+                parts.append(f"{names[s]} plays any Recyclers and sorts the waste")
         return "; ".join(parts)
-    return "the game is over: " + ", ".join(
-        f"{names[s]} {t}" for s, t in enumerate(state.round_totals[-1])
-    )
+    how = f" ({state.ended_early})" if state.ended_early else ""
+    return f"the game is over{how}: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(_totals(state)))
+
+
+def _totals(state: WasteState) -> list[int]:
+    """Each seat's points: the final ones, else those after the last round scored."""
+    if state.final_totals:
+        return list(state.final_totals)
+    return list(state.round_totals[-1]) if state.round_totals else [0] * state.seats
 
 
 # where cards are -------------------------------------------------------------------------
@@ -734,7 +763,9 @@ def _take_from_deck(state: WasteState, ref: CardRef, rule: Citation, *, set_asid
     if ref.copy is None:
         if not free:
             raise IllegalMove(
-                f"no {t.name} can be left in the deck: all {t.copies.value} copies are accounted for "
+                f"no {t.name} can be left in the deck: "
+                + (f"all {t.copies.value} copies are" if t.copies.value != 1 else "its only copy is")
+                + " accounted for "
                 "(check the card, or correct the copies in the edition file)",
                 CARD_RULE,
             )
@@ -790,8 +821,15 @@ def _counts(cat: Catalog, cards: Sequence[str]) -> Counter[str]:
 
 
 def _recyclers(state: WasteState, seat: int) -> list[str]:
+    """Every Recycler the seat must still play (private: the hand's are secret)."""
     cat = state.catalog
     return [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) == RECYCLER]
+
+
+def _station_recyclers(state: WasteState, seat: int) -> list[str]:
+    """Recyclers drawn into the seat's station, still to be played (public)."""
+    cat = state.catalog
+    return [c for c in state.stations[seat] if cat.kind_of(c) == RECYCLER]
 
 
 # performing a move (a dry run on a copy is the check) -------------------------------
@@ -833,6 +871,7 @@ def _perform(state: WasteState, move: Move) -> list[Explanation]:
         "station": _station,
         "boss": _boss,
         "correct": _correct,
+        "end": _end,
     }[move.name]
     return handler(state, move)
 
@@ -929,7 +968,7 @@ def _pick(state: WasteState, move: Move) -> list[Explanation]:
         state.piles = [BonusPile() for _ in range(state.seats - 1)]
         lines.append(
             say(
-                f"The draft is over. Marketplace: lay out {state.seats - 1} bonus pile(s), two cards face up and one face down.",
+                f"The draft is over. Marketplace: lay out {count_of(state.seats - 1, 'bonus pile')}, two cards face up and one face down.",
                 MARKET_RULE,
             )
         )
@@ -946,8 +985,8 @@ def _bonus(state: WasteState, move: Move) -> list[Explanation]:
     pile = state.piles[index]
     if len(pile.face_up) + len(move.cards) > 2:
         raise IllegalMove(
-            f"bonus pile {index + 1} has two cards face up and one face down; {len(pile.face_up)} face-up "
-            f"card(s) are recorded already",
+            f"bonus pile {index + 1} has two cards face up and one face down; "
+            f"{count_of(len(pile.face_up), 'face-up card')} of it {'is' if len(pile.face_up) == 1 else 'are'} recorded already",
             MARKET_RULE,
         )
     _take_all_from_deck(state, move.cards, pile.face_up, MARKET_RULE)
@@ -977,13 +1016,14 @@ def _offer(state: WasteState, move: Move) -> list[Explanation]:
     value = sum(cat.hammer_of(c) for c in cards)
     lines = [
         say(
-            f"{name} {'changes the offer to' if again else 'offers'} {len(cards)} card(s): {cat.labels(cards)} "
-            f"(auction value {value})",
+            f"{name} {'changes the offer to' if again else 'offers'} {count_of(len(cards), 'card')}: "
+            f"{cat.labels(cards)} (auction value {value})",
             AUCTION_RULE,
             audience=[seat],
         ),
-        say(f"{name} has committed an offer", AUCTION_RULE),
     ]
+    if not again:  # a change is the seat's secret: the table saw only the first commitment
+        lines.append(say(f"{name} has committed an offer", AUCTION_RULE))
     if all(o is not None for o in state.offers):
         lines += _reveal_auction(state)
     return lines
@@ -997,7 +1037,7 @@ def _reveal_auction(state: WasteState) -> list[Explanation]:
     for s in range(state.seats):
         o = offers[s]
         value = sum(cat.hammer_of(c) for c in o)
-        lines.append(say(f"{state.names[s]} offers {len(o)} card(s): {cat.labels(o)} (auction value {value})", AUCTION_RULE))
+        lines.append(say(f"{state.names[s]} offers {count_of(len(o), 'card')}: {cat.labels(o)} (auction value {value})", AUCTION_RULE))
     places = auction_order(offers, state.boss, cat)
     winners = places[: state.seats - 1]
     for i, place in enumerate(places):
@@ -1006,7 +1046,7 @@ def _reveal_auction(state: WasteState) -> list[Explanation]:
             "auction value": ("wins the tie with the higher auction value", AUCTION_VALUE_RULE),
             "left of the boss": ("wins the tie as closest to the left of the boss", AUCTION_LEFT_RULE),
         }.get(place.reason)
-        text = f"{i + 1}. {state.names[place.seat]} with {place.count} card(s), value {place.value}"
+        text = f"{i + 1}. {state.names[place.seat]} with {count_of(place.count, 'card')}, value {place.value}"
         cites: list[Citation] = [AUCTION_ORDER_RULE]
         if why is not None:
             note = why[0]
@@ -1033,7 +1073,7 @@ def _reveal_auction(state: WasteState) -> list[Explanation]:
             state.incineration.append(c)
         lines.append(
             say(
-                f"{state.names[place.seat]} pays {place.count} card(s) into the incineration pile",
+                f"{state.names[place.seat]} pays {count_of(place.count, 'card')} into the incineration pile",
                 AUCTION_PAY_RULE,
             )
         )
@@ -1150,7 +1190,7 @@ def _recycle(state: WasteState, move: Move) -> list[Explanation]:
     if state.face_down_due[seat]:
         raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
     if state.drawing[seat]:
-        raise IllegalMove(f"{name}'s Recycler is still drawing {state.drawing[seat]} card(s)", RECYCLER_DRAW_RULE)
+        raise IllegalMove(f"{name}'s Recycler is still drawing {count_of(state.drawing[seat], 'card')}", RECYCLER_DRAW_RULE)
     if not _recyclers(state, seat):
         raise IllegalMove(f"{name} has no Recycler to play", RECYCLER_RULE)
     ref = move.recycler or CardRef(RECYCLER)
@@ -1163,15 +1203,18 @@ def _recycle(state: WasteState, move: Move) -> list[Explanation]:
     else:
         recycler = _take_from(state, state.stations[seat], ref, "your station", RECYCLER_RULE)
     state.incineration.append(recycler)
+    if len(state.recycled) < state.seats:
+        state.recycled = [0] * state.seats
+    state.recycled[seat] += 1
     if move.use == "draw":
         # cards other Recyclers are still drawing are spoken for: two seats
         # drawing from the last three cards must not both expect three
         count = min(3, max(0, deck_count(state) - sum(state.drawing)))
         state.drawing[seat] = count
-        extra = "" if count == 3 else f" (only {count} card(s) are left in the deck)"
+        extra = "" if count == 3 else f" (only {count_of(count, 'card')} {'is' if count == 1 else 'are'} left in the deck)"
         return [
             say(
-                f"{name} plays {cat.label(recycler)} to draw {count} new card(s) into the station{extra}; "
+                f"{name} plays {cat.label(recycler)} to draw {count_of(count, 'new card')} into the station{extra}; "
                 "the Recycler goes to the incineration pile",
                 RECYCLER_DRAW_RULE,
             )
@@ -1208,7 +1251,7 @@ def _draw(state: WasteState, move: Move) -> list[Explanation]:
         raise IllegalMove(f"{name} is not drawing cards for a Recycler now", RECYCLER_DRAW_RULE)
     if len(move.cards) > state.drawing[seat]:
         raise IllegalMove(
-            f"{name}'s Recycler draws {state.drawing[seat]} more card(s), not {len(move.cards)}", RECYCLER_DRAW_RULE
+            f"{name}'s Recycler draws {count_of(state.drawing[seat], 'more card')}, not {len(move.cards)}", RECYCLER_DRAW_RULE
         )
     got = _take_all_from_deck(state, move.cards, state.stations[seat], RECYCLER_DRAW_RULE)
     state.drawing[seat] -= len(got)
@@ -1221,10 +1264,10 @@ def _draw(state: WasteState, move: Move) -> list[Explanation]:
 def _sort(state: WasteState, move: Move) -> list[Explanation]:
     _need_phase(state, move, Phase.PLAY)
     seat = _actor_seat(state, move, chance=False, host=False, rule=SORT_RULE)
-    return _sort_seat(state, seat, move.cards if move.scan else None)
+    return _sort_seat(state, seat, move.cards if move.scan else None, by_seat=True)
 
 
-def _sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None) -> list[Explanation]:
+def _sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
     name = state.names[seat]
     cat = state.catalog
     if state.sorted[seat]:
@@ -1232,9 +1275,15 @@ def _sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None) -> 
     if state.face_down_due[seat]:
         raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
     if state.drawing[seat]:
-        raise IllegalMove(f"{name}'s Recycler still draws {state.drawing[seat]} card(s) into the station", RECYCLER_DRAW_RULE)
+        raise IllegalMove(f"{name}'s Recycler still draws {count_of(state.drawing[seat], 'card')} into the station", RECYCLER_DRAW_RULE)
     left = _recyclers(state, seat)
     if left:
+        if not by_seat:  # the host or the camera: a Recycler in the hand is the seat's secret
+            raise IllegalMove(
+                f"{name} has not finished this round on the phone yet (every Recycler is played before "
+                "sorting): the seat sorts, or the scan is entered after it has",
+                RECYCLER_RULE,
+            )
         raise IllegalMove(
             f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
             RECYCLER_RULE,
@@ -1289,7 +1338,7 @@ def _station(state: WasteState, move: Move) -> list[Explanation]:
     assert move.seat is not None
     seat = move.seat
     if state.phase is Phase.PLAY and not state.sorted[seat]:
-        return _sort_seat(state, seat, move.cards)
+        return _sort_seat(state, seat, move.cards, by_seat=False)
     _match_scan(state, seat, move.cards)
     return [say(f"The scan of {state.names[seat]}'s station matches the record ({len(move.cards)} cards)", SORT_RULE)]
 
@@ -1324,19 +1373,7 @@ def _end_round(state: WasteState) -> list[Explanation]:
     lines += deck_lines  # a short deck ends the game now, or the incineration pile is shuffled back
     if state.round == ROUNDS or deck_out:
         state.phase = Phase.OVER
-        ranking = sorted(range(state.seats), key=lambda s: (-totals[s], -scored[s].auction_value, s))
-        winner = ranking[0]
-        tied = [s for s in ranking if totals[s] == totals[winner]]
-        text = f"The game is over. {state.names[winner]} wins WASTE with {totals[winner]} points"
-        if len(tied) > 1:
-            text += (
-                " (tie on points broken by the auction value of the station: "
-                + ", ".join(f"{state.names[s]} {scored[s].auction_value}" for s in tied)
-                + ")"
-            )
-            lines.append(say(text, WINNER_RULE))
-        else:
-            lines.append(say(text, ROUNDS_RULE))
+        lines.append(_winner_line(state, totals, scored, ROUNDS_RULE))
         return lines
     new_boss = next_boss(totals, state.boss, boss_keeps=state.boss_tie == "boss-keeps")
     low = min(totals)
@@ -1350,6 +1387,78 @@ def _end_round(state: WasteState) -> list[Explanation]:
     _start_round(state)
     lines.append(say(f"Round {state.round}: {state.names[new_boss]} deals {hand_size(state.seats)} cards each.", DEAL_RULE))
     return lines
+
+
+def _winner_line(state: WasteState, totals: Sequence[int], scored: Sequence[StationScore], rule: Citation) -> Explanation:
+    """Who wins: the most points; a tie goes to the higher auction value of the station."""
+    ranking = sorted(range(state.seats), key=lambda s: (-totals[s], -scored[s].auction_value, s))
+    winner = ranking[0]
+    tied = [s for s in ranking if totals[s] == totals[winner]]
+    text = f"The game is over. {state.names[winner]} wins WASTE with {count_of(totals[winner], 'point')}"
+    if len(tied) > 1:
+        text += (
+            " (tie on points broken by the auction value of the station: "
+            + ", ".join(f"{state.names[s]} {scored[s].auction_value}" for s in tied)
+            + ")"
+        )
+        return say(text, rule, WINNER_RULE) if rule is EARLY_END else say(text, WINNER_RULE)
+    return say(text, rule)
+
+
+def _cards_held(state: WasteState, seat: int) -> int:
+    """Cards a seat holds this round and has not sorted (a public count)."""
+    held = len(state.hands[seat]) + len(state.face_down_due[seat]) if state.hands else 0
+    held += len(state.dealt[seat]) if state.dealt else 0
+    held += sum(len(p) for p in state.queues[seat]) if state.queues else 0
+    return held
+
+
+def _end(state: WasteState, move: Move) -> list[Explanation]:
+    """The host ends the game now: the stations are scored as they stand."""
+    if move.actor.kind is not ActorKind.HOST:
+        raise NotYourTurn("only the host ends the game early", EARLY_END)
+    if state.phase is Phase.OVER:
+        how = f" ({state.ended_early})" if state.ended_early else ""
+        raise IllegalMove(f"the game is over already{how}", EARLY_END)
+    n = state.seats
+    names = state.names
+    cat = state.catalog
+    skipped: list[str] = []
+    nothing_dealt = state.phase is Phase.DEAL and not any(state.dealt)
+    if not nothing_dealt:
+        held = [(s, _cards_held(state, s)) for s in range(n) if not (state.phase is Phase.PLAY and state.sorted[s])]
+        held = [(s, k) for s, k in held if k]
+        part = f"the rest of round {state.round} (now: {state.phase.value})"
+        if held:
+            part += (
+                ": the cards held this round are not sorted into the stations and do not score ("
+                + ", ".join(f"{names[s]} {count_of(k, 'card')}" for s, k in held)
+                + ")"
+            )
+        skipped.append(part)
+        later = range(state.round + 1, ROUNDS + 1)
+    else:
+        later = range(state.round, ROUNDS + 1)
+    if later:
+        skipped.append(
+            f"round {later[0]}" if len(later) == 1 else f"rounds {', '.join(str(r) for r in later[:-1])} and {later[-1]}"
+        )
+    scored = score_stations(cat, [_counts(cat, st) for st in state.stations])
+    totals = [sc.total + state.correction(sc.seat) for sc in scored]
+    state.final_totals = totals
+    reason = f" ({move.reason})" if move.reason else ""
+    state.ended_early = f"ended early by the host in round {state.round}{reason}"
+    state.phase = Phase.OVER
+    state.drawing = [0] * n  # a Recycler's draw that was not made is not made now
+    return [
+        say(
+            f"The host ends the game now{reason}. Skipped: {'; '.join(skipped) or 'nothing'}. "
+            "The stations are scored as they stand, with the final tie-break",
+            EARLY_END,
+        ),
+        say("Final scores: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(n)), EARLY_END, SUMMARY_RULE),
+        _winner_line(state, totals, scored, EARLY_END),
+    ]
 
 
 # software draws (demos without real cards) -----------------------------------------------
@@ -1426,7 +1535,7 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
     cat = state.catalog
     n = state.seats
     me = viewer.seat if viewer.kind is ViewerKind.SEAT else None
-    totals = state.round_totals[-1] if state.round_totals else [0] * n
+    totals = _totals(state)
     seats: list[dict[str, Any]] = []
     for s in range(n):
         offer = state.offers[s] if state.offers else None
@@ -1441,12 +1550,20 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
                 "hand": len(state.hands[s]) + len(state.face_down_due[s]) if state.hands else 0,
                 "offer_committed": offer is not None,
                 "offer": (
-                    {"count": len(offer), "cards": offer, "auction_value": sum(cat.hammer_of(c) for c in offer)}
+                    {
+                        "count": len(offer),
+                        "cards": list(offer),
+                        "auction_value": sum(cat.hammer_of(c) for c in offer),
+                        "paid": s in state.choosers,
+                    }
                     if state.revealed and offer is not None
                     else None
                 ),
                 "face_down_to_record": len(state.face_down_due[s]) if state.face_down_due else 0,
-                "recyclers_to_play": len(_recyclers(state, s)) if state.hands else 0,
+                # public: Recyclers lying open in the station (drawn by a Recycler) and those
+                # played this round; a Recycler in the hand is secret until it is played
+                "station_recyclers": len(_station_recyclers(state, s)),
+                "recyclers_played": state.recycled[s] if s < len(state.recycled) else 0,
                 "drawing": state.drawing[s] if state.drawing else 0,
                 "sorted": state.sorted[s] if state.sorted else False,
                 "station": list(state.stations[s]),
@@ -1459,6 +1576,7 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
         "round": state.round,
         "rounds": ROUNDS,
         "phase": state.phase.value,
+        "ended_early": state.ended_early or None,
         "boss": state.boss,
         "bosses": list(state.bosses),
         "hand_size": hand_size(n),
@@ -1510,8 +1628,11 @@ def _view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
             "held_pile": list(state.queues[me][0]) if state.queues and state.queues[me] else [],
             "piles_waiting": [list(p) for p in state.queues[me][1:]] if state.queues else [],
             "hand": sorted(state.hands[me], key=cat.sort_key) if state.hands else [],
-            "offer": list(offer) if offer is not None else None,
+            # the secret offer while it is secret; after the reveal the offer is public
+            # (``seats[i].offer``) and its cards are paid or back in the hand
+            "offer": list(offer) if offer is not None and not state.revealed else None,
             "face_down_to_record": [i + 1 for i in state.face_down_due[me]] if state.face_down_due else [],
+            "recyclers_to_play": len(_recyclers(state, me)) if state.hands else 0,
         }
     return out
 
@@ -1568,6 +1689,14 @@ def _actions(state: WasteState, actor: Actor) -> list[ActionHint]:
             )
         hints += _software_hints(state)
         hints.append(correction_hint(CORRECTION_TARGETS, state.names, minimum=None))
+        hints.append(
+            ActionHint(
+                "end",
+                "End the game now and score it (the stations as they stand)",
+                {},
+                (Field("reason", "Why (optional)", "text", default=""),),
+            )
+        )
     for s in range(n):
         label = f"Scan {state.names[s]}'s station"
         if state.phase is Phase.PLAY and not state.sorted[s]:
@@ -1605,13 +1734,21 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             )
     elif state.phase is Phase.AUCTION:
         hand = state.hands[seat]
-        again = state.offers[seat] is not None
+        current = state.offers[seat]
         hints.append(
             ActionHint(
                 "offer",
-                "Change my secret offer" if again else "Offer cards (secret)",
+                "Change my secret offer" if current is not None else "Offer cards (secret)",
                 {},
-                (Field("cards", "cards from this round's hand", "multi", _card_choices(cat, hand), default=[]),),
+                (
+                    Field(
+                        "cards",
+                        "cards from this round's hand",
+                        "multi",
+                        _card_choices(cat, hand),
+                        default=sorted(current, key=cat.sort_key) if current else [],
+                    ),
+                ),
             )
         )
         hints.append(ActionHint("offer", "Offer nothing (no bonus pile)", {"cards": []}))
@@ -1652,7 +1789,7 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             hints.append(
                 ActionHint(
                     "draw",
-                    f"Enter the {state.drawing[seat]} card(s) my Recycler draws",
+                    f"Enter the {count_of(state.drawing[seat], 'card')} my Recycler draws",
                     {},
                     (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
                 )
