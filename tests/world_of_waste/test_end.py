@@ -112,7 +112,7 @@ def test_ending_before_the_first_deal_is_a_tie_of_empty_stations(room: Room) -> 
     assert texts[2].startswith("The game is over. Ada wins WASTE with 0 points (tie on points broken by")
     assert EARLY_END in accepted.explanations[2].citations
     assert [s.total for s in table.score().seats] == [0, 0] and table.score().final
-    assert table.view(TABLE_SCREEN)["status"] == "Round 1 of 3: the game is over (ended early by the host in round 1): Ada 0, Ben 0"
+    assert table.view(TABLE_SCREEN)["status"] == "Round 1 of 3: the game is over, ended early by the host in round 1: Ada 0, Ben 0"
 
 
 def test_ending_in_the_draft_counts_the_held_cards_and_keeps_secrets(room: Room) -> None:

@@ -673,7 +673,7 @@ def _awaiting(state: WasteState) -> str:
             else:
                 parts.append(f"{names[s]} plays any Recyclers and sorts the waste")
         return "; ".join(parts)
-    how = f" ({state.ended_early})" if state.ended_early else ""
+    how = f", {state.ended_early}" if state.ended_early else ""
     return f"the game is over{how}: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(_totals(state)))
 
 
@@ -1418,7 +1418,7 @@ def _end(state: WasteState, move: Move) -> list[Explanation]:
     if move.actor.kind is not ActorKind.HOST:
         raise NotYourTurn("only the host ends the game early", EARLY_END)
     if state.phase is Phase.OVER:
-        how = f" ({state.ended_early})" if state.ended_early else ""
+        how = f", {state.ended_early}" if state.ended_early else ""
         raise IllegalMove(f"the game is over already{how}", EARLY_END)
     n = state.seats
     names = state.names
