@@ -49,7 +49,7 @@ def test_finding_1_the_early_end_counts_half_the_cash_and_breaks_a_tie_by_cash()
     assert first.audience is None and EARLY_END in first.citations
     assert lines[0] == (
         "The host ends the game now (the pub closes): it is scored as it stands; the rest of round 1 "
-        "(its wages are not paid); no final pollution check is made. Half of each seat's money is counted "
+        "is not played (no wages are paid); no final pollution check is made. Half of each seat's money is counted "
         "openly, as at a normal end [core, The host ends the game early; 000, Score]"
     )
     sheet = GAME.score(s.state)
@@ -65,7 +65,10 @@ def test_finding_1_the_early_end_counts_half_the_cash_and_breaks_a_tie_by_cash()
         f"Game over: Bob wins with {total} points (tied on points with Ann; more money in hand breaks the tie: 11 M) "
         "[000, Score; 003, DÉCOMPTE FINAL]"
     )
-    assert GAME.status(s.state) == f"Game over (ended early by the host): Bob wins with {total} points"
+    assert GAME.status(s.state) == (
+        f"Game over (ended early by the host): Bob wins with {total} points "
+        "(tied on points with Ann; more money in hand breaks the tie: 11 M)"
+    )
     # QA finding 10: label and detail read well together ("Factory column 14", "Factory column (14)")
     assert sheet.seats[0].lines[0] == ScoreLine("Factory column", 14, "14")
     assert any("Ended early by the host (the pub closes): scored as it stood, with no final pollution check" in n
@@ -115,7 +118,22 @@ def test_at_the_very_start_no_round_is_cut_short() -> None:
     assert "the rest of round" not in lines[0] and "no final pollution check is made" in lines[0]
     sheet = GAME.score(s.state)
     assert sheet.final and lines_of(sheet, 0) == lines_of(sheet, 1)
-    assert sheet.ranking() == [0, 1]  # the same cash too: the seat order decides
+    assert sheet.ranking() == [0, 1]  # the same cash too: the sheet lists them in seat order ...
+    assert lines[1] == (  # ... and the line says they share the win
+        "Game over: Ann and Bob share the win with 24 points (tied on points and on money in hand: 15 M) "
+        "[000, Score; 003, DÉCOMPTE FINAL]"
+    )
+
+
+def test_the_net_money_tie_break_is_named() -> None:
+    s = playing({"tie_break": "net-money"})
+    s.state.seats[0].cash, s.state.seats[1].cash = 11, 10
+    lines = s.do("host", "end")
+    assert lines[1] == (
+        "Game over: Ann wins with 22 points (tied on points with Bob; more money after debts breaks the tie: 11 M) "
+        "[004, Game End; 003, DÉCOMPTE FINAL]"
+    )
+    assert {x.tiebreak_label for x in GAME.score(s.state).seats} == {"money after debts (M)"}
 
 
 @pytest.mark.parametrize(

@@ -709,25 +709,33 @@ class MuellMoney(Game[MuellState, Move]):
 
     def _game_over_line(self, state: MuellState) -> Explanation:
         """The winner, and how a tie in points was broken (the money is counted openly now)."""
-        sheet = self.score(state)
-        ranking = sheet.ranking()
-        by_seat = {s.seat: s for s in sheet.seats}
-        top = by_seat[ranking[0]]
-        text = f"Game over: {self._winner_text(state)}"
-        tied = [by_seat[k] for k in ranking[1:] if by_seat[k].total == top.total]
-        if not tied:
-            return say(text, R.SCORE, R.SCORE_FR)
+        text, tie_broken = self._result(state)
         net = state.options["tie_break"] == "net-money"
-        rule = "more money after debts" if net else "more money in hand"
-        others = ", ".join(state.name(t.seat) for t in tied)
-        text += f" (tied on points with {others}; {rule} breaks the tie: {top.tiebreak} M)"
-        return say(text, R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR)
+        if tie_broken:
+            return say(f"Game over: {text}", R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR)
+        return say(f"Game over: {text}", R.SCORE, R.SCORE_FR)
 
-    def _winner_text(self, state: MuellState) -> str:
+    def _result(self, state: MuellState) -> tuple[str, bool]:
+        """Who wins with how many points, and whether the tie-break decided it.
+        Seats tied on points and on the tie-break share the win (the texts name
+        no further tie-break)."""
         sheet = self.score(state)
-        winner = sheet.ranking()[0]
-        total = next(s.total for s in sheet.seats if s.seat == winner)
-        return f"{state.name(winner)} wins with {plural(total, 'point')}"
+        by_seat = {s.seat: s for s in sheet.seats}
+        ranking = [by_seat[k] for k in sheet.ranking()]
+        top = ranking[0]
+        points = plural(top.total, "point")
+        tied = [s for s in ranking[1:] if s.total == top.total]
+        if not tied:
+            return f"{state.name(top.seat)} wins with {points}", False
+        net = state.options["tie_break"] == "net-money"
+        money = "money after debts" if net else "money in hand"
+        shared = [top, *(s for s in tied if s.tiebreak == top.tiebreak)]
+        if len(shared) > 1:
+            names = " and ".join(state.name(s.seat) for s in shared)
+            return f"{names} share the win with {points} (tied on points and on {money}: {top.tiebreak} M)", True
+        others = ", ".join(state.name(s.seat) for s in tied)
+        return (f"{state.name(top.seat)} wins with {points} "
+                f"(tied on points with {others}; more {money} breaks the tie: {top.tiebreak} M)"), True
 
     # the host ends the game early ------------------------------------------------------
     def _apply_end(self, state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -739,7 +747,7 @@ class MuellMoney(Game[MuellState, Move]):
             )
         else:
             if state.phase is not Phase.DEAL or state.placed:
-                skipped.append(f"the rest of round {state.round} (its wages are not paid)")
+                skipped.append(f"the rest of round {state.round} is not played (no wages are paid)")
             skipped.append("no final pollution check is made")
         if state.auction is not None:
             lot = state.auction.lot
@@ -1148,7 +1156,7 @@ class MuellMoney(Game[MuellState, Move]):
                     f"{state.name(a.to_bid)} to bid ({high})")
         if state.phase is Phase.OVER:
             early = " (ended early by the host)" if state.ended_by_host else ""
-            return f"Game over{early}: {self._winner_text(state)}"
+            return f"Game over{early}: {self._result(state)[0]}"
         return state.phase.value
 
     def awaiting(self, state: MuellState) -> frozenset[int]:
