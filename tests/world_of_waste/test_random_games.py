@@ -84,20 +84,27 @@ def check_secrets(table: Table, st: WasteState, public: set[str], *, logs: bool)
 
 
 def check_recycler_twins(st: WasteState, public: set[str]) -> None:
-    """Whether a seat privately holds a Recycler or another card changes
-    nothing the table screen, the host or the other seats see or are offered."""
+    """Whether a seat privately holds a Recycler or another card (or a card
+    of another type) changes nothing the table screen, the host or the other
+    seats see or are offered."""
     cat = st.catalog
     free = free_ids(st)
     for s in range(st.seats):
         mine = sorted(private_cards(st, s, public), key=cat.sort_key)
+        pairs: list[tuple[str, str]] = []
         for want_recycler in (True, False):
             held = [c for c in mine if (cat.kind_of(c) == RECYCLER) != want_recycler]
             spare = [c for c in free if (cat.kind_of(c) == RECYCLER) == want_recycler]
-            if not held or not spare:
-                continue
+            if held and spare:
+                pairs.append((held[0], spare[0]))
+        if mine:  # and any other type: nothing about a hand's types shows
+            other = [c for c in free if cat.kind_of(c) != cat.kind_of(mine[-1])]
+            if other:
+                pairs.append((mine[-1], other[len(other) // 2]))
+        for card, stand_in in pairs:
             twin = copy.deepcopy(st)
-            _swap(twin, held[0], spare[0])
-            assert located(twin).count(spare[0]) == 1
+            _swap(twin, card, stand_in)
+            assert located(twin).count(stand_in) == 1
             for viewer in [TABLE_SCREEN, HOST_SCREEN, *(seat_viewer(t) for t in range(st.seats) if t != s)]:
                 assert GAME.view(twin, viewer) == GAME.view(st, viewer), (st.phase, viewer)
             assert GAME.status(twin) == GAME.status(st)
