@@ -50,6 +50,9 @@ class WebConfig:
     room: Room | None = None
     hardware: HardwareLike | None = None
     testing: bool = False
+    #: one INFO line per request on the ``companion.access`` logger
+    #: (method, path, status, ms); ``companion serve`` turns it on
+    access_log: bool = False
 
 
 def secret_key_for(db_path: Path) -> str:
@@ -103,7 +106,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
 
     from web import common, host, screen, seat, station
 
-    common.init_app(app)
+    common.init_app(app, log_requests=cfg.access_log)
     app.register_blueprint(screen.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)

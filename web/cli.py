@@ -95,7 +95,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     address = lan_address() if args.host in ("0.0.0.0", "") else args.host
     public = args.public_url or f"http://{address}:{port}"
     config = WebConfig(db_path=db_path, seeds_dir=args.seeds, host_pin=args.pin,
-                       join_code=args.join_code, public_url=public, room=room, hardware=hardware)
+                       join_code=args.join_code, public_url=public, room=room, hardware=hardware,
+                       access_log=True)
     app = create_app(config)
     server.app = app
     dash = dashboard_of(app)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
+import re
 import secrets
 import sys
 import time
@@ -18,6 +20,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     jsonify,
     redirect,
     render_template,
@@ -30,12 +33,18 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState
+from companion.rules import SEED_FILES, seed_file
 from companion.table import Table
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
+from web.seeds import blocks as seed_blocks
 
 STALE_MESSAGE = "Someone moved first: here is the table now."
+
+#: one line per request (method, path, status, milliseconds) when the app
+#: was made with ``WebConfig.access_log`` (``companion serve`` does)
+access_log = logging.getLogger("companion.access")
 
 
 def dash() -> Dashboard:
@@ -87,7 +96,23 @@ def message_page(title: str, message: str, back: str | None, status: int) -> Res
     return Response(html, status=status, mimetype="text/html")
 
 
-def init_app(app: Flask) -> None:
+def _start_clock() -> None:
+    g.started = time.perf_counter()
+
+
+def _log_request(resp: BaseResponse) -> BaseResponse:
+    """The access log line: for a live stream, when the stream starts (its
+    keep-alives are not requests and are not logged)."""
+    started = g.get("started")
+    ms = (time.perf_counter() - started) * 1000 if isinstance(started, float) else 0.0
+    access_log.info("%s %s %s %.1f ms", request.method, request.full_path.rstrip("?"), resp.status_code, ms)
+    return resp
+
+
+def init_app(app: Flask, *, log_requests: bool = False) -> None:
+    if log_requests:
+        app.before_request(_start_clock)
+        app.after_request(_log_request)
     app.before_request(_check_csrf)
     app.jinja_env.globals.update(
         csrf_token=csrf_token,
@@ -95,6 +120,10 @@ def init_app(app: Flask) -> None:
         colours=COLOURS,
         FIELD_PREFIX=FIELD_PREFIX,
         humanize=humanize,
+        actor_label=actor_label,
+        split_reason=split_reason,
+        unique_citations=unique_citations,
+        seed_blocks=seed_blocks,
         is_mapping=lambda v: isinstance(v, Mapping),
         is_list=lambda v: isinstance(v, list | tuple),
         is_table=is_table,
@@ -132,8 +161,53 @@ def clock(at: Any) -> str:
 
 
 def humanize(key: Any) -> str:
-    text = str(key).replace("_", " ").strip()
+    """``pollution-check`` / ``turn_no`` → ``Pollution check`` / ``Turn no``."""
+    text = re.sub(r"[_-]+", " ", str(key)).strip()
     return text[:1].upper() + text[1:]
+
+
+def actor_label(actor: Any, source: Any = "") -> str:
+    """Who acted, for the log: a seat's name as given, ``host`` → ``Host``,
+    and the source only when it adds something (not ``host (host)``)."""
+    who = str(actor)
+    if who in ("host", "chance"):
+        who = who.capitalize()
+    src = str(source or "")
+    if src and src != "phone" and src.lower() != who.lower():
+        return f"{who} ({src})"
+    return who
+
+
+#: a reason's trailing citation, as ``Refusal.__str__`` writes it: ``… [004, Raw Materials]``
+_TRAILING_CITATION = re.compile(r"\s*\[([A-Za-z0-9_.-]{1,20}), ([^\[\]]{1,120})\]\s*$")
+
+
+def split_reason(reason: Any) -> tuple[str, list[dict[str, str]]]:
+    """A hint's reason without its trailing ``[seed, section]`` citations,
+    and those citations (for chips, like the log's).  A bracket that does
+    not name a known seed (or ``core``) stays in the text."""
+    text = str(reason or "")
+    found: list[dict[str, str]] = []
+    while True:
+        match = _TRAILING_CITATION.search(text)
+        if match is None or (match.group(1) not in SEED_FILES and match.group(1) != "core"):
+            break
+        found.insert(0, {"seed": match.group(1), "section": match.group(2).strip(),
+                         "file": seed_file(match.group(1))})
+        text = text[: match.start()]
+    return text.strip(), unique_citations(found)
+
+
+def unique_citations(citations: Any) -> list[Any]:
+    """Citations without repeats (same seed and section): one chip each."""
+    out: list[Any] = []
+    seen: set[tuple[str, str]] = set()
+    for c in citations or []:
+        key = (str(c.get("seed", "")), str(c.get("section", "")))
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 def is_table(value: Any) -> bool:

@@ -156,14 +156,31 @@ class Dashboard:
         return self.room.tables()
 
     # ending by the host ---------------------------------------------------------
-    def ended_by_host(self, table: Table) -> bool:
+    # A game that offers the HOST command ``end`` is ended by that command (the
+    # game scores it finally, hidden money included; undo works as for any
+    # move).  Only a game without it (the test games) is closed by the
+    # dashboard itself: a mark in the table's meta, and a PROVISIONAL sheet.
+    def provisional_end(self, table: Table) -> bool:
+        """Closed by the dashboard (a game without ``end``): scores provisional."""
         return self.room.store.meta(table.id).get(ENDED_KEY) == "1"
 
+    def ended_early(self, table: Table) -> bool:
+        """Over through the host's ``end`` command (still in force)."""
+        if not table.is_over():
+            return False
+        undone = table.undone_seqs()
+        moves = [e for e in table.entries if e.kind == "move" and e.seq not in undone]
+        return bool(moves) and moves[-1].name == "end" and moves[-1].actor == "host"
+
+    def ended_by_host(self, table: Table) -> bool:
+        return self.provisional_end(table) or self.ended_early(table)
+
     def finished(self, table: Table) -> bool:
-        """Over by the rules, or ended early by the host."""
-        return table.is_over() or self.ended_by_host(table)
+        """Over by the rules (or the host's ``end``), or closed by the dashboard."""
+        return table.is_over() or self.provisional_end(table)
 
     def end_by_host(self, table: Table) -> None:
+        """The provisional close, for a game that has no ``end`` command."""
         if self.finished(table):
             raise SetupError("this game is over already")
         self.room.store.set_meta(table.id, ENDED_KEY, "1")

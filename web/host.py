@@ -98,6 +98,7 @@ def home() -> str:
     link = join_url(url_for("seat.join_code", code=d.join_code))
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
                            earlier=earlier, current=d.current_id, hardware=_hardware(),
+                           can_roll=can_roll_now(d.current()),
                            join_code=d.join_code, join_link=link, join_qr=qr_svg(link))
 
 
@@ -175,14 +176,73 @@ def _hardware_mark() -> str:
     return json.dumps(parts, sort_keys=True, default=str)
 
 
+#: the most moves one undo takes back (the form and the server agree)
+UNDO_LIMIT = 50
+#: the actors the host's action forms may act as
+FORM_ACTORS = {"host": HOST, "chance": CHANCE}
+
+
+def dice_now(table: Table) -> list[Any]:
+    """The dice the game waits for now (none when it is over or cannot say)."""
+    if dash().finished(table):
+        return []
+    try:
+        return list(table.game.dice_to_roll(table.state))
+    except Exception:  # a game's bug must not take the host page down
+        return []
+
+
+def _dice_command_name(table: Table, dice: list[Any]) -> str | None:
+    """The command the dice form sends (to leave out the game's own form for it)."""
+    if not dice:
+        return None
+    try:
+        faces = [DieFace(d.name, d.faces[0]) for d in dice]
+        return str(table.game.dice_command(table.state, faces).name)
+    except Exception:
+        return None
+
+
+def _key(hint: dict[str, Any]) -> str:
+    return str(hint["command"]) + json.dumps(hint.get("args", {}), sort_keys=True, default=str)
+
+
+def host_forms(table: Table, dice: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None]:
+    """The chance forms, the host forms and the game's ``end`` hint, each
+    action once: a hint both actors are offered is drawn under Chance (sent
+    as chance); a hint for the command the dice form already sends is left
+    out; ``end`` is the *End and score now* button, not a form of its own."""
+    chance = table.actions(CHANCE)
+    host = table.actions(HOST)
+    end = next((h for h in host if h["command"] == "end" and h.get("enabled", True)), None)
+    rolled_by_form = _dice_command_name(table, dice)
+    seen: set[str] = set()
+    out: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for bucket, hints in zip(out, (chance, host), strict=True):
+        for h in hints:
+            if h["command"] == "end" or h["command"] == rolled_by_form or _key(h) in seen:
+                continue
+            seen.add(_key(h))
+            bucket.append(h)
+    return out[0], out[1], end
+
+
+def active_move_count(table: Table) -> int:
+    undone = table.undone_seqs()
+    return sum(1 for e in table.entries if e.kind == "move" and e.seq not in undone)
+
+
+def can_roll_now(table: Table | None) -> bool:
+    """The hardware's "Roll the dice now": only while the table it feeds (the
+    one on the table screen) waits for dice."""
+    return table is not None and dash().current_id == table.id and bool(dice_now(table))
+
+
 def host_context(table: Table) -> dict[str, Any]:
     d = dash()
-    game, state = table.game, table.state
+    game = table.game
     finished = d.finished(table)
-    try:
-        dice = [] if finished else list(game.dice_to_roll(state))
-    except Refusal:
-        dice = []
+    dice = dice_now(table)
     try:
         cards = list(game.card_kinds(table.config.edition))
     except Exception:
@@ -192,20 +252,25 @@ def host_context(table: Table) -> dict[str, Any]:
         {"seq": e.seq, "name": e.name, "actor": _actor_name(e.actor, table.seat_names), "source": e.source}
         for e in table.entries if e.kind == "move" and e.seq not in undone
     ]
+    chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
     return {
         "table": table,
         "view": project(table, HOST_SCREEN),
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
-        "host_actions": [] if finished else table.actions(HOST),
-        "chance_actions": [] if finished else table.actions(CHANCE),
+        "provisional_end": d.provisional_end(table),
+        "host_actions": host_actions,
+        "chance_actions": chance_actions,
+        "end_hint": end_hint,
         "dice": dice,
         "cards": cards,
         "active_moves": moves[-8:][::-1],
         "move_count": len(moves),
+        "undo_max": min(len(moves), UNDO_LIMIT),
         "taken": d.taken_seats(table),
         "on_screen": d.current_id == table.id,
         "hardware": _hardware(),
+        "can_roll": can_roll_now(table),
         "act_url": url_for("host.act", table_id=table.id),
     }
 
@@ -248,7 +313,10 @@ def _back(table: Table) -> str:
 @host_only
 def act(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
-    actor = CHANCE if request.form.get("actor") == "chance" else HOST
+    named = str(request.form.get("actor", "host"))
+    actor = FORM_ACTORS.get(named)
+    if actor is None:
+        abort(400, description=f"The host's forms act as the host or as chance, not as {named[:30]!r}.")
     return result_answer(perform(table, actor, request.form, "host"), _back(table))
 
 
@@ -323,6 +391,9 @@ def hardware_roll() -> BaseResponse:
     back = request.referrer or url_for("host.home")
     if hw is None:
         return answer(422, "No dice hardware is running.", "no-hardware", back)
+    table = dash().current()
+    if not can_roll_now(table):
+        return answer(422, "The table on the table screen is not waiting for a dice roll.", "illegal", back)
     try:
         hw.roll_now()
     except Exception as err:
@@ -343,13 +414,17 @@ def undo(table_id: str) -> BaseResponse:
         count = int(str(request.form.get("count", "1") or 1))
     except ValueError:
         abort(400, description="Undo how many moves? A whole number.")
-    if not 1 <= count <= 50:
-        abort(400, description="Undo 1 to 50 moves at a time.")
+    if dash().provisional_end(table):
+        return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
+    most = min(active_move_count(table), UNDO_LIMIT)
+    if most == 0:
+        return answer(422, "There is nothing to undo.", "illegal", _back(table))
+    if not 1 <= count <= most:
+        abort(400, description=f"Undo 1 to {most} moves at a time"
+              + (f" (at most {UNDO_LIMIT})." if most == UNDO_LIMIT else f" (there are {most} moves to undo)."))
     reason = str(request.form.get("reason", "")).strip()[:200]
     if not _confirmed():
         return result_answer(Result(409, "confirm", "", confirm=f"Undo the last {count} move(s)"), _back(table))
-    if dash().ended_by_host(table):
-        return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
     try:
         accepted = table.undo(count, state_no=state_no, reason=reason)
     except StaleState:
@@ -363,14 +438,46 @@ def undo(table_id: str) -> BaseResponse:
 @bp.post("/t/<table_id>/end")
 @host_only
 def end(table_id: str) -> BaseResponse:
-    table = dash().room.get(table_id)
-    if not _confirmed():
-        return result_answer(Result(409, "confirm", "", confirm="End this game now and score it"), _back(table))
+    """*End and score now*: the game's own HOST command ``end`` (with the
+    host's reason) where the game offers it, so the game scores the end
+    itself, hidden money included; else (a game without ``end``) the
+    dashboard closes the table with a provisional sheet."""
+    d = dash()
+    table = d.room.get(table_id)
+    back = _back(table)
+    if d.finished(table):
+        return answer(409, "This game is over already.", "over", back)
+    hint = next((h for h in table.actions(HOST) if h["command"] == "end"), None)
+    if hint is None:
+        if not _confirmed():
+            return result_answer(Result(409, "confirm", "", confirm="End this game now and score it"), back)
+        try:
+            d.end_by_host(table)
+        except SetupError as err:
+            return answer(409, str(err), "over", back)
+        return answer(200, f"The table is closed. {table.game.title} has no end command of its own, so the "
+                      "score sheet is provisional.", "ok", back)
     try:
-        dash().end_by_host(table)
-    except SetupError as err:
-        return answer(409, str(err), "over", _back(table))
-    return answer(200, "The game is ended; the score sheet is on the table screen.", "ok", _back(table))
+        state_no = read_state_no(request.form)
+    except FormError as err:
+        return answer(400, str(err), "bad-form", back)
+    if state_no != table.state_no:
+        return answer(409, STALE_MESSAGE, "stale", back)
+    if not hint.get("enabled", True):
+        return answer(422, str(hint.get("reason") or "The game cannot be ended now."), "illegal", back)
+    reason = str(request.form.get("reason", "")).strip()
+    if len(reason) > 200:
+        return answer(400, "The reason is longer than 200 characters.", "bad-form", back)
+    if not _confirmed():
+        return result_answer(Result(409, "confirm", "", confirm=str(hint["label"])), back)
+    args: dict[str, Any] = dict(hint.get("args", {}))
+    if reason and any(f["name"] == "reason" for f in hint.get("fields", [])):
+        args["reason"] = reason
+    result = submit(table, Command(HOST, "end", args, state_no, "host"))
+    if result.status == 200:
+        result = Result(200, "ok", result.message + " The score sheet is on the table screen.",
+                        state_no=result.state_no)
+    return result_answer(result, back)
 
 
 @bp.post("/t/<table_id>/show")
@@ -416,6 +523,7 @@ def game_record(table: Table) -> dict[str, Any]:
         "state_no": table.state_no,
         "over": table.is_over(),
         "ended_by_host": dash().ended_by_host(table),
+        "scores_provisional": dash().provisional_end(table),
         "log": [
             {
                 "seq": e.seq,

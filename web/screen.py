@@ -63,6 +63,7 @@ def screen_context(table: Table) -> dict[str, object]:
         "joined": d.taken_seats(table),
         "finished": d.finished(table),
         "ended_by_host": d.ended_by_host(table),
+        "provisional_end": d.provisional_end(table),
         "join_code": d.join_code,
         "join_link": link,
         "join_qr": qr_svg(link),

@@ -138,6 +138,7 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
         "actions": actions,
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
+        "provisional_end": d.provisional_end(table),
         "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id)
                        if finished and d.current_id not in (None, table.id) else None),
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),

@@ -33,6 +33,35 @@ class Passage:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Block:
+    """One line of a passage as drawn: a markdown heading (``level`` 1-6,
+    without its ``#``) or a line of text (``level`` 0, kept as written)."""
+
+    text: str
+    level: int
+    marked: bool
+
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def blocks(found: Passage) -> list[Block]:
+    """The passage's lines for the page: headings as headings, every other
+    line as it is (the page keeps the line breaks)."""
+    out: list[Block] = []
+    for i, line in enumerate(found.lines):
+        heading = _HEADING.match(line)
+        marked = i in found.marked
+        if heading:
+            out.append(Block(heading.group(2), len(heading.group(1)), marked))
+        elif line.strip() or (out and out[-1].level == 0):
+            out.append(Block(line, 0, marked))  # (a heading's margin is its blank line)
+    while out and out[-1].level == 0 and not out[-1].text.strip():
+        out.pop()
+    return out
+
+
 def seed_path(seeds_dir: Path | None, seed: str) -> Path | None:
     """The file of a known seed; ``None`` for unknown seeds (never a path
     made from user input)."""

@@ -79,7 +79,8 @@ def step(party: Party, rng: random.Random) -> None:
                 options += [(client, f"/s/{tid}/{seat}/act", hint, "")] * weight
     for actor, name in ((HOST, "host"), (CHANCE, "chance")):
         for hint in table.actions(actor):
-            if hint["enabled"]:
+            # the host's 'end' would close most games at once: tested on its own
+            if hint["enabled"] and not (actor == HOST and hint["command"] == "end"):
                 options += [(party.host, f"/host/t/{tid}/act", hint, name)] * 4
     if table.game.dice_to_roll(table.state):
         options.append((party.host, f"/host/t/{tid}/dice", {"software": True}, ""))

@@ -17,6 +17,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.cli import build_parser
+from companion.commands import Actor, Command
 from companion.table import Room
 from web import cli as web_cli
 from web import dashboard_of
@@ -101,6 +102,15 @@ def test_host_page_shows_hardware_and_rolls(room: Room) -> None:
     assert hw.table == tid  # the hardware follows the table screen
     page = host.get(f"/host/t/{tid}").text
     assert "ribbon cable loose" in page and "GPIO button on BCM 17" in page and "ORD-3 is not in the deck now" in page
+    # no roll awaited: no "Roll the dice now", and the route says so instead of "Rolled."
+    assert "Roll the dice now" not in page
+    resp = host.post("/host/roll", data={"csrf": csrf(host)}, headers=FETCH)
+    assert resp.status_code == 422 and hw.rolls == 0 and "not waiting for a dice roll" in resp.get_json()["message"]
+    table = dashboard_of(app).room.get(tid)
+    for seat in (0, 1, 0):
+        table.submit(Command(Actor.of_seat(seat), "pass", {}, table.state_no, "test"))
+    assert table.game.dice_to_roll(table.state)
+    assert "Roll the dice now" in host.get(f"/host/t/{tid}").text
     resp = host.post("/host/roll", data={"csrf": csrf(host)}, headers=FETCH)
     assert resp.status_code == 200 and hw.rolls == 1
     other = open_table(host, "tally", ["Cid", "Dee"])

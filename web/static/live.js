@@ -5,6 +5,7 @@
  * - form.act: posted with fetch; money moves and data-confirm forms ask
  *   first in a sheet; the answer is a toast and a refreshed fragment.
  * - a.cite: the seed's words in a sheet.
+ * - body.screen .board-fit: scaled down until it fits the TV (fitBoard).
  */
 (function () {
   "use strict";
@@ -134,6 +135,42 @@
     });
   }
 
+  /* ---- the table screen fits the TV ----
+   * The board's content is laid out wider (width W / s) and scaled by s, with s
+   * the largest scale (found by bisection) at which it fits the board's box:
+   * a wider layout puts more mats side by side, so less has to shrink. */
+  var MIN_SCALE = 0.4;
+  var fitQueued = false;
+
+  function fitBoard() {
+    fitQueued = false;
+    var box = document.querySelector("body.screen .board");
+    var inner = box && box.querySelector(".board-fit");
+    if (!inner) return;
+    var W = box.clientWidth, H = box.clientHeight;
+    if (!W || !H) return;
+    inner.style.transform = "none";
+    function heightAt(s) { inner.style.width = (W / s) + "px"; return inner.offsetHeight; }
+    var scale = 1;
+    if (heightAt(1) > H) {
+      var lo = MIN_SCALE, hi = 1;
+      for (var i = 0; i < 9; i++) {
+        var mid = (lo + hi) / 2;
+        if (heightAt(mid) * mid <= H) lo = mid; else hi = mid;
+      }
+      scale = lo;
+      heightAt(scale);
+    }
+    inner.style.transform = scale < 1 ? "scale(" + scale + ")" : "none";
+    inner.dataset.scale = scale.toFixed(3);
+  }
+
+  function queueFit() {
+    if (fitQueued || !document.body.classList.contains("screen")) return;
+    fitQueued = true;
+    window.requestAnimationFrame(fitBoard);
+  }
+
   /* ---- the confirmation sheet ---- */
   function ask(title, body) {
     return new Promise(function (resolve) {
@@ -258,8 +295,14 @@
     if (ev.key === "Escape") { $("#rule-box").hidden = true; }
   });
 
+  document.addEventListener("companion:view", queueFit);
+  window.addEventListener("resize", queueFit);
+  document.addEventListener("toggle", queueFit, true);
+
   document.addEventListener("DOMContentLoaded", function () {
     fadeFlashes();
+    fitBoard();
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueFit);
     live = $("#live");
     if (live && live.dataset.stream) connect(live.dataset.stream);
     var lobby = $("#lobby");
