@@ -83,6 +83,28 @@ def test_an_expected_rejection_goes_on(tmp_path: Path, capsys: pytest.CaptureFix
     assert "Ann, your cash: 32 M (was 29 M)" in json.dumps(out["seats"]["Ann"])
 
 
+def test_a_script_the_host_ends_early_is_scored_with_the_cash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, opening([
+        {"actor": "Ann", "do": "play", "card": "Order"},
+        {"actor": "host", "do": "end", "reason": "time is up"},
+        {"actor": "host", "do": "end", "expect": "rejected"},
+    ]))
+    assert main(["play", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["table"]["over"] is True and out["table"]["awaiting"] == []
+    assert [r["code"] for r in out["rejections"]] == ["illegal"]
+    scores = {s["name"]: s for s in out["scores"]["seats"]}
+    assert out["scores"]["final"] and out["scores"]["ranking"] == ["Ann", "Bob"]
+    # Ann: column 14, three markers in hole 1, (15 + 14) M // 2; Bob: 14 + 3 + 15 // 2
+    assert [(ln["label"], ln["points"]) for ln in scores["Ann"]["lines"]] == [
+        ("Factory column", 14), ("Mat: workers", 1), ("Mat: raw materials", 1), ("Mat: waste", 1),
+        ("Half the cash", 14), ("Loans", 0),
+    ]
+    assert scores["Ann"]["total"] == 31 and scores["Bob"]["total"] == 24
+    assert out["log"][-2].startswith("The host ends the game now (time is up): it is scored as it stands;")
+    assert out["log"][-1] == "Game over: Ann wins with 31 points [000, Score; 003, DÉCOMPTE FINAL]"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
