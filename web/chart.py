@@ -18,7 +18,7 @@ COLOURS = {
     "blue": "#3a78e0",
     "yellow": "#e8c21a",
     "green": "#2fa84f",
-    "black": "#444444",
+    "black": "#7c828d",  # a dark grey that still shows on the dark theme (#444 did not)
     "orange": "#f08a24",
     "purple": "#8e5bd6",
     "white": "#bbbbbb",
@@ -26,8 +26,13 @@ COLOURS = {
 FALLBACK = ("#e0433a", "#3a78e0", "#e8c21a", "#2fa84f", "#777777", "#f08a24")
 
 
-def css_colour(name: str, index: int) -> str:
-    return COLOURS.get(name.lower(), FALLBACK[index % len(FALLBACK)])
+def css_colour(name: object, index: object) -> str:
+    """A seat colour's CSS colour; a missing or unknown colour gets the
+    seat's fallback (also when a view leaves the seat out)."""
+    known = COLOURS.get(name.lower()) if isinstance(name, str) else None
+    if known:
+        return known
+    return FALLBACK[index % len(FALLBACK)] if isinstance(index, int) else FALLBACK[0]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from flask import (
     session,
     stream_with_context,
 )
+from jinja2 import ChainableUndefined
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -131,6 +132,9 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         score_chart=score_chart,
     )
     app.jinja_env.filters["clock"] = clock
+    # a game that drops or renames a view key must not break its page: a
+    # missing key (also a key of a missing key) draws as nothing
+    app.jinja_env.undefined = ChainableUndefined
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -296,7 +300,8 @@ def submit(table: Table, command: Command) -> Result:
     except Refusal as err:
         return Result(422, err.code, str(err))
     lines = [e.text for e in accepted.explanations if e.audience is None]
-    return Result(200, "ok", " ".join(lines[:2]) or "Done.", state_no=accepted.state_no)
+    said = " ".join(t if t.rstrip().endswith((".", "!", "?", ":", ")")) else t.rstrip() + "." for t in lines[:2])
+    return Result(200, "ok", said or "Done.", state_no=accepted.state_no)
 
 
 def result_answer(result: Result, back: str) -> BaseResponse:

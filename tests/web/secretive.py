@@ -163,7 +163,8 @@ class Secretive(Game[SecretState, Move]):
         if actor.kind is not ActorKind.SEAT:
             return []
         mine = actor.seat == state.turn and not state.awaiting_roll
-        why = "" if mine else ("the die is rolled first" if state.awaiting_roll else "it is not your turn")
+        # a reason ends with its citation, as a refusal's message does
+        why = "" if mine else ("the die is rolled first" if state.awaiting_roll else "it is not your turn") + f" [{RULE}]"
         purse = state.purses[actor.seat or 0]
         choices = tuple(Choice(c, c.title()) for c in COLOURS)
         return [

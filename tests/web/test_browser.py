@@ -229,6 +229,26 @@ def test_muell_money_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]
     bob.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 2}")
     ann.wait_for_function(f"document.querySelector('.live-root').dataset.state > {before + 2}")
     _secrets_stay_home(table, ann, bob, screen, "muell", must_differ=True)
+    # the host ends it with the real button: the game's own 'end', a final sheet with the cash
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.set_default_timeout(8000)
+    host.goto(server.url + f"/host/t/{table.id}")
+    host.fill("input[name=pin]", PIN)
+    host.click("button:has-text('Log in')")
+    host.fill("form.end-game input[name=reason]", "the pub closes")
+    host.click("form.end-game button.big")
+    host.wait_for_selector("#sheet:not([hidden])")
+    host.click("#sheet [data-sheet=yes]")
+    screen.wait_for_selector(".scores h2:has-text('Final scores')")
+    assert table.is_over() and table.entries[-1].name == "end" and table.entries[-1].args["reason"] == "the pub closes"
+    assert screen.locator(".score-card:has-text('Half the cash')").count() == 2
+    sheet = table.score()
+    winner = table.seat_names[sheet.ranking()[0]]
+    assert winner in screen.locator(".score-card.place-1 h3").inner_text()
+    ann.wait_for_selector(".scores h2:has-text('Final scores')")
+    host.wait_for_selector("text=Ended early by the host.")
+    shot(screen, "table-muell-ended")
+    shot(host, "host-muell-ended")
 
 
 def _secrets_stay_home(table: Table, ann: Any, bob: Any, screen: Any, name: str, must_differ: bool = False) -> None:
@@ -367,10 +387,40 @@ def test_pages_reconnect_after_the_server_restarts(browser: Any, tmp_path: Path)
                 proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("game", [g for g in ("muell-money", "money-maker", "world-of-waste") if g in GAMES])
-def test_mid_game_screens(browser: Any, live: tuple[LiveServer, Flask], game: str) -> None:
-    """A game played a while by the random player, then looked at: the table
-    screen and a phone draw it without error and show no other seat's secret."""
+MAX_SEATS = {"muell-money": 4, "money-maker": 6, "world-of-waste": 4}
+TV_720 = {"viewport": {"width": 1280, "height": 720}}
+#: below this the fitted board is too small to read across a table
+MIN_READABLE_SCALE = 0.6
+
+FITS = """() => {
+  const board = document.querySelector('.board'), inner = document.querySelector('.board-fit');
+  return {scroll: document.documentElement.scrollHeight, inner: innerHeight,
+          scrollW: document.documentElement.scrollWidth, innerW: innerWidth,
+          bottom: inner.getBoundingClientRect().bottom, boardBottom: board.getBoundingClientRect().bottom,
+          right: inner.getBoundingClientRect().right, boardRight: board.getBoundingClientRect().right,
+          scale: parseFloat(inner.dataset.scale || '0')};
+}"""
+
+
+def assert_fits_the_tv(page: Any, name: str) -> dict[str, float]:
+    """The table screen needs no scrolling, and the board's (scaled) content
+    is inside the board, at a readable scale."""
+    page.wait_for_function("document.querySelector('.board-fit') && document.querySelector('.board-fit').dataset.scale")
+    page.wait_for_timeout(100)
+    fit: dict[str, float] = page.evaluate(FITS)
+    shot(page, name)
+    assert fit["scroll"] <= fit["inner"] and fit["scrollW"] <= fit["innerW"], (name, fit)
+    assert fit["bottom"] <= fit["boardBottom"] + 1 and fit["right"] <= fit["boardRight"] + 1, (name, fit)
+    assert fit["scale"] >= MIN_READABLE_SCALE, (name, fit)
+    return fit
+
+
+@pytest.mark.parametrize("game", [g for g in MAX_SEATS if g in GAMES])
+def test_mid_game_screens_fit_a_720p_tv(browser: Any, live: tuple[LiveServer, Flask], game: str) -> None:
+    """A game at its most seats played a while by the random player, then
+    looked at on a 1280×720 TV: the table screen fits without scrolling (QA
+    finding 5), and a phone shows no other seat's secret.  Then the host
+    ends it: the score sheet fits too."""
     import random
 
     from .conftest import login
@@ -379,10 +429,17 @@ def test_mid_game_screens(browser: Any, live: tuple[LiveServer, Flask], game: st
     server, app = live
     host_client = app.test_client()
     login(host_client)
-    party = seat_up(app, host_client, game, ["Ann", "Bob", "Cy"])
+    names = ["Ann", "Bob", "Cyd", "Dee", "Eve", "Fay"][: MAX_SEATS[game]]
+    party = seat_up(app, host_client, game, names)
     play(party, 90, random.Random(5))
     table = party.table
-    screen = table_screen(browser, server.url)
+    assert not table.is_over()
+    context = browser.new_context(**TV_720)
+    context.set_default_timeout(8000)
+    screen = context.new_page()
+    screen.goto(server.url + "/")
+    screen.wait_for_selector("#conn.on")
+    assert_fits_the_tv(screen, f"table-{game}-mid-720p")
     context = browser.new_context(**PHONE)
     cookie = party.phones[1].get_cookie(f"tc_seat_{table.id}")
     assert cookie is not None
@@ -390,14 +447,23 @@ def test_mid_game_screens(browser: Any, live: tuple[LiveServer, Flask], game: st
     bob = context.new_page()
     bob.goto(f"{server.url}/s/{table.id}/1")
     bob.wait_for_selector("#conn.on")
-    shot(screen, f"table-{game}-mid")
     shot(bob, f"phone-{game}-mid-bob")
     from companion.games.base import TABLE_SCREEN, seat_viewer
 
     public = json.dumps(table.view(TABLE_SCREEN))
     mine = json.dumps(table.view(seat_viewer(1)))
     bob_text = bob.content()
-    for seat in (0, 2):
+    for seat in range(len(names)):
+        if seat == 1:
+            continue
         for secret in strings(table.view(seat_viewer(seat))["game_view"]):
             if len(secret) >= 5 and secret not in public and secret not in mine:
                 assert not shows(bob_text, secret), secret
+    # the host ends it: the final sheet (and the chart) fit the same TV, updated live
+    from companion.commands import HOST as HOST_ACTOR
+
+    state = table.state_no
+    table.submit(Command(HOST_ACTOR, "end", {"reason": "late"}, state, "test"))
+    screen.wait_for_selector(".scores .score-chart")
+    fit = assert_fits_the_tv(screen, f"table-{game}-ended-720p")
+    assert screen.locator(".score-card").count() == len(names), fit
