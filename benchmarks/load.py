@@ -142,10 +142,14 @@ def run(seconds: float, rate: float, clients: int) -> dict[str, Any]:
     tmp = tempfile.TemporaryDirectory(prefix="companion-load-")
     env = {**os.environ, "COMPANION_DB": str(Path(tmp.name) / "load.sqlite3"),
            "COMPANION_EDITIONS": str(Path(tmp.name) / "editions"), "PYTHONPATH": str(REPO)}
+    # the server's output (its access log: a line per request) goes to a file:
+    # a pipe nobody reads would fill up and stall the server mid-run
+    log_path = Path(tmp.name) / "serve.log"
+    log_file = log_path.open("w", encoding="utf-8")
     server = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--no-hardware", "--pin", PIN, "--join-code", JOIN],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO)
+        stdout=log_file, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO)
     base = f"http://127.0.0.1:{port}"
     streams: list[StreamClient] = []
     threads: list[threading.Thread] = []
@@ -236,6 +240,7 @@ def run(seconds: float, rate: float, clients: int) -> dict[str, Any]:
             "live_p50": percentile(delays, 50), "live_p99": percentile(delays, 99), "missed": missed,
             "events": sum(c.events for c in streams), "refused": refused, "rss_mb": rss,
             "stream_errors": [e for c in streams for e in c.errors],
+            "access_lines": access_lines(log_path),
         }
     finally:
         for client in streams:
@@ -245,7 +250,17 @@ def run(seconds: float, rate: float, clients: int) -> dict[str, Any]:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+        log_file.close()
         tmp.cleanup()
+
+
+def access_lines(path: Path) -> int:
+    """The access log lines the server wrote (``companion.access: GET /x 200 1.2 ms``)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    return sum(1 for line in text.splitlines() if "companion.access:" in line)
 
 
 def report(result: dict[str, Any]) -> str:
@@ -271,7 +286,8 @@ def report(result: dict[str, Any]) -> str:
         "(Werkzeug's threaded server, one process) on 127.0.0.1 with its SQLite log (WAL, synchronous=FULL).\n\n"
         + table(["measure", "value", "goal", ""], rows)
         + f"\n\nRefused actions: {refused}. Stream errors: {errors}. "
-        f"{result['events']} view events were delivered in all. The machine is shared with other work, so "
+        f"{result['events']} view events were delivered in all; the server wrote "
+        f"{result.get('access_lines', 0)} access log lines (one per request, INFO). The machine is shared with other work, so "
         "the tail latencies include its noise; each action is one fsync'd SQLite commit plus the views' "
         "rendering for every live client, on the same two cores as the load generator.\n"
     )

@@ -159,3 +159,7 @@ def test_companion_serve_runs_and_stops(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=10) == 0
+    # the access log: one INFO line per request, with status and milliseconds
+    rest = proc.stdout.read() if proc.stdout is not None else ""
+    assert re.search(r"companion\.access: GET /healthz 200 \d+\.\d ms", rest), rest[-2000:]
+    assert re.search(r"companion\.access: GET / 200 ", rest), rest[-2000:]
