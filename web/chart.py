@@ -22,6 +22,7 @@ COLOURS = {
     "orange": "#f08a24",
     "purple": "#8e5bd6",
     "white": "#bbbbbb",
+    "pink": "#e87ab5",  # a Money Maker bank (without it, pink fell back to blue, like the blue bank)
 }
 FALLBACK = ("#e0433a", "#3a78e0", "#e8c21a", "#2fa84f", "#777777", "#f08a24")
 

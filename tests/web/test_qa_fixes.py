@@ -214,3 +214,20 @@ def test_access_log_has_one_line_per_request(room: Room, caplog: pytest.LogCaptu
     with caplog.at_level(logging.INFO, logger="companion.access"):
         quiet.test_client().get("/healthz")
     assert not [r for r in caplog.records if r.name == "companion.access"]
+
+
+def test_every_seat_colour_of_every_game_is_drawn_in_its_own_colour() -> None:
+    """Money Maker's pink fell back to blue (like its blue bank); its black
+    was #444 on the dark theme (QA finding 10)."""
+    from companion.games import get_game
+    from web.chart import COLOURS, css_colour
+
+    for key in ("muell-money", "money-maker", "world-of-waste"):
+        if key not in GAMES:
+            continue
+        colours = [c.lower() for c in get_game(key).colours]
+        assert all(c in COLOURS for c in colours), (key, colours)
+        drawn = [css_colour(c, i) for i, c in enumerate(colours)]
+        assert len(set(drawn)) == len(drawn), (key, drawn)
+    dark = int(COLOURS["black"][1:3], 16)
+    assert dark >= 0x70  # visible on the #14161b background
