@@ -128,6 +128,18 @@ def test_an_empty_gold_reserve_starts_a_bank_run_and_the_shortfall_comes_off_the
     assert s.phase == TRADE and s.turn == 0
 
 
+def test_a_recorded_action_card_that_empties_the_gold_reserve_starts_a_bank_run() -> None:
+    s = started(["Ann", "Bob"])
+    phase = s.phase
+    extra = s.reserve - 5
+    s.reserve = 5  # the rest is in Bob's vault
+    s.banks[1].gold += extra
+    s, lines = do(s, "host", "grant", seat="Ann", gold=5)
+    assert s.reserve == 0
+    assert s.phase == BANK_RUN and s.bank_run is not None and s.bank_run.resume == phase
+    assert "the Gold Reserve is empty" in texts(lines)
+
+
 def test_beginners_game_counts_by_colour_and_number_and_refuses_credit() -> None:
     s = started(["Ann", "Bob"], variant="beginner")
     assert [d.name for d in GAME.dice_to_roll(s)] == ["credit"]

@@ -851,6 +851,10 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
     lines.append(say(f"Recorded for you: {', '.join(parts) or 'nothing'}", C.ACTION_CARDS, audience=[seat]))
     private(state, seat, lines)
     prisoner_absorbs(state, seat, lines)
+    # as with a sale: gold taken until the Gold Reserve is empty starts a bank run
+    # (during the turn's own steps, where play resumes afterwards)
+    if gold > 0 and state.reserve == 0 and state.phase in (INVEST, TRADE, ACTION) and chips_left(state):
+        start_bank_run(state, "the Gold Reserve is empty", state.phase, lines)
 
 
 def do_redistribute(state: MoneyMakerState, seat: int, placements: list[Placement], lines: Lines) -> None:
