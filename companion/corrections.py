@@ -68,11 +68,21 @@ def need_target(command: Command, targets: Sequence[Target]) -> Target:
     raise InvalidCommand(f"'correct' needs 'value': what to correct ({known}), not {raw!r}")
 
 
+#: no value at any of these tables comes near this; a larger one is a typo
+MAX_VALUE = 100_000
+
+
 def need_to(command: Command) -> int:
-    """The new value: a whole number (ranges are checked by the game)."""
+    """The new value: a whole number within ±``MAX_VALUE`` (the game checks
+    its own, narrower ranges)."""
     if "to" not in command.args:
         raise InvalidCommand("'correct' needs 'to': the new value")
-    return command.need_int("to")
+    value = command.need_int("to")
+    if abs(value) > MAX_VALUE:
+        raise InvalidCommand(
+            f"'correct': {value} is not a value any of these games can hold (at most {MAX_VALUE:,}); a typo?"
+        )
+    return value
 
 
 def lines(
@@ -139,7 +149,7 @@ def hint(
             )
         )
     fields.extend(extra_fields)
-    fields.append(Field("to", "New value", "number", minimum=minimum))
+    fields.append(Field("to", "New value", "number", minimum=minimum, maximum=MAX_VALUE))
     fields.append(Field("reason", "Reason (goes into the log)", "text"))
     return ActionHint(COMMAND, label, {}, tuple(fields), moves_money=moves_money)
 

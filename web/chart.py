@@ -111,11 +111,14 @@ def svg_chart(history: History, names: tuple[str, ...], colours: tuple[str, ...]
 
 
 def _ticks(lo: int, hi: int) -> list[int]:
-    span = hi - lo
-    step = 1
-    for candidate in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        step = candidate
-        if span / candidate <= 6:
+    """At most about six round ticks between ``lo`` and ``hi``, for any span:
+    the step is 1, 2, 2.5 or 5 times a power of ten."""
+    span = max(hi - lo, 1)
+    magnitude = 10 ** max(len(str(span)) - 2, 0)
+    step = magnitude
+    for factor in (1, 2, 2.5, 5, 10, 20, 25, 50, 100):
+        step = max(int(factor * magnitude), 1)
+        if span / step <= 6:
             break
-    first = (lo // step) * step
-    return [t for t in range(first, hi + step, step) if lo <= t <= hi]
+    first = -(-lo // step) * step  # the first multiple of step at or above lo
+    return list(range(first, hi + 1, step))

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.games.base import TABLE_SCREEN
+from companion.rules import SEED_FILES
 from companion.table import Table
 from web.common import dash, fragment, join_url, stream
 from web.qr import qr_svg
@@ -103,11 +104,19 @@ def table_stream(table_id: str) -> Response:
 
 @bp.get("/rule/<seed>")
 def rule(seed: str) -> str:
+    if seed not in SEED_FILES and seed != "core":
+        abort(404, description=f"There is no rule text called {seed[:40]!r}.")
     section = request.args.get("section", "")[:200]
     quote = request.args.get("quote", "")[:1000]
     found = passage(dash().seeds_dir, seed[:40], section, quote)
     template = "rule_fragment.html" if request.args.get("fragment") else "rule.html"
     return render_template(template, passage=found, quote=quote)
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for it on every page; answer with nothing rather than a 404."""
+    return Response(status=204)
 
 
 @bp.get("/healthz")

@@ -1,0 +1,42 @@
+"""Second QA pass: absurd corrections, the chart's ticks, unknown rule ids, the favicon."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from flask import Flask
+
+from companion.commands import HOST, Command
+from companion.errors import InvalidCommand
+from companion.table import Room
+from web.chart import _ticks
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(0, 0), (0, 5), (-10, 37), (-215, 42), (-10, 5 * 10**19), (7, 7), (-3, 1)])
+def test_chart_ticks_are_few_round_and_inside_for_any_span(lo: int, hi: int) -> None:
+    ticks = _ticks(lo, hi)
+    assert 1 <= len(ticks) <= 7
+    assert all(lo <= t <= hi for t in ticks)
+    assert ticks == sorted(ticks)
+
+
+@pytest.mark.parametrize(("game", "value", "extra"), [
+    ("muell-money", "cash", {}),
+    ("muell-money", "supply", {}),
+    ("money-maker", "credit", {"block": "I"}),
+])
+def test_an_absurd_correction_is_refused_and_changes_nothing(room: Room, game: str, value: str, extra: dict[str, str]) -> None:
+    table = room.open_table(game, ["Ada", "Bo"])
+    before = copy.deepcopy(table.state)
+    args = {"value": value, "seat": "Bo", "to": 10**20, "reason": "typo", **extra}
+    with pytest.raises(InvalidCommand, match="at most 100,000"):
+        table.submit(Command(HOST, "correct", args))
+    assert table.state == before and table.state_no == 0
+
+
+def test_unknown_rule_ids_are_404_and_the_companion_s_own_rules_are_not(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/rule/999?section=x").status_code == 404
+    assert client.get("/rule/core?section=Undo+by+the+host").status_code == 200
+    assert client.get("/favicon.ico").status_code == 204
