@@ -73,7 +73,7 @@ def test_setup_values() -> None:
         assert (seat.cash, seat.raw, seat.waste, seat.column, seat.row, seat.mat, seat.loans) == (15, 5, 0, 14, 5, [0, 0, 0], 0)
     assert s.state.start_seat == 2 and s.state.supply == 50 - 20 and s.state.bank_out == 60
     assert s.state.deck_count() == 53
-    assert GAME.status(s.state) == "Dealing: row 1, column 1"
+    assert GAME.status(s.state) == "Dealing: row 1, set 1"
 
 
 def test_card_command_from_the_camera() -> None:

@@ -75,7 +75,7 @@ def test_bribery_readings(reading: str, cash_after: int, line: str) -> None:
     bob = s.state.seats[1]
     assert (bob.cash, bob.column, bob.retained) == (cash_after, 17, None)
     assert s.state.discard["Bribery"] == 1
-    assert GAME_status(s).startswith("Dealing: row 1, column 1")
+    assert GAME_status(s).startswith("Dealing: row 1, set 1")
 
 
 def test_bribery_declined_keeps_the_card_and_takes_the_consequences() -> None:

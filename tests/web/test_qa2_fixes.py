@@ -40,3 +40,13 @@ def test_unknown_rule_ids_are_404_and_the_companion_s_own_rules_are_not(app: Fla
     assert client.get("/rule/999?section=x").status_code == 404
     assert client.get("/rule/core?section=Undo+by+the+host").status_code == 200
     assert client.get("/favicon.ico").status_code == 204
+
+
+def test_world_of_waste_says_ended_early_only_when_it_was(app: Flask) -> None:
+    from web import dashboard_of
+
+    table = dashboard_of(app).room.open_table("world-of-waste", ["Ada", "Bo"])
+    client = app.test_client()
+    assert "Ended early" not in client.get(f"/t/{table.id}").text
+    table.submit(Command(HOST, "end", {"reason": "the bus"}))
+    assert "Ended early by the host" in client.get(f"/t/{table.id}").text

@@ -1138,7 +1138,7 @@ class MuellMoney(Game[MuellState, Move]):
         if state.phase is Phase.DEAL:
             row, col = state.next_slot()
             extra = " (next card from the recorded shuffle)" if state.deck_order else ""
-            return f"Dealing: row {row + 1}, column {col + 1}{extra}"
+            return f"Dealing: row {row + 1}, set {col + 1}{extra}"
         if state.phase is Phase.CHECK and state.check is not None:
             who = ", ".join(state.name(s) for s in state.check.pending)
             label = "Final pollution check" if state.check.final else "Pollution Check"
