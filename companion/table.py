@@ -249,14 +249,8 @@ class Table:
             undo_marker = LogEntry(0, "undo", "host", "undo", {"undoes": [t.seq for t in targets]})
             remaining = [*self._entries, undo_marker]
             new_state = fold(self.game, self.config, remaining)
-            lines = [
-                Explanation(
-                    f"The host undid step {t.seq} ({t.name} by {self._actor_label(t.actor)})"
-                    + (f": {reason}" if reason else ""),
-                    (UNDO_RULE,),
-                )
-                for t in targets
-            ]
+            why = f" ({reason})" if reason else ""
+            lines = [Explanation(f"The host undid step {t.seq}: {self._public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="undo",
@@ -274,6 +268,16 @@ class Table:
             self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
+
+    def _public_summary(self, entry: LogEntry) -> str:
+        """How a public line may name a logged step: its own first public line,
+        or only who made it when everything it said was private (the command's
+        name alone would tell the table that a secret offer was changed)."""
+        index = entry.seq - 1
+        for line in self._lines[index]:
+            if line.audience is None:
+                return line.text
+        return f"a private step by {self._actor_label(entry.actor)}"
 
     def _refuse_if_stale(self, seen: int | None) -> None:
         if seen is not None and seen != self.state_no:

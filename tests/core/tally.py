@@ -58,11 +58,15 @@ class Tally(Game[TallyState, Add]):
         return TallyState(len(config.seats), config.start_seat, 0, [0] * len(config.seats))
 
     def parse(self, state: TallyState, command: Command) -> Add:
+        if command.name == "peek":  # a seat looks at its purse: private, changes nothing
+            return Add(command.actor, 0)
         if command.name not in ("add", "roll"):
             raise InvalidCommand(f"unknown command {command.name!r}")
         return Add(command.actor, command.need_int("amount"))
 
     def check(self, state: TallyState, move: Add) -> None:
+        if move.amount == 0 and move.actor.seat is not None:
+            return
         if move.actor.kind is ActorKind.CHANCE:
             if not 1 <= move.amount <= 6:
                 raise IllegalMove(f"a die has no face {move.amount}", RULE)
@@ -73,6 +77,8 @@ class Tally(Game[TallyState, Add]):
             raise IllegalMove("add 1, 2 or 3", RULE)
 
     def apply(self, state: TallyState, move: Add) -> Outcome[TallyState]:
+        if move.amount == 0 and move.actor.seat is not None:
+            return Outcome(state, [say(f"purse {state.purses[move.actor.seat]}", RULE, audience=[move.actor.seat])])
         state.tally += move.amount
         if move.actor.seat is not None:
             state.purses[move.actor.seat] += move.amount

@@ -224,3 +224,13 @@ def test_a_limited_log_is_the_tail_of_the_full_log(room: Room) -> None:
     reopened = Table(table.id, table.config, room.store, room.store.entries(table.id))
     assert reopened.log(seat_viewer(1)) == table.log(seat_viewer(1))
     assert [e["undone"] for e in reopened.log()][-3:] == [True, True, False]
+
+
+def test_an_undo_line_names_the_step_by_its_public_words_only(room: Room) -> None:
+    table = room.open_table("tally", ["Ann", "Bob"])
+    table.submit(add(0, 2))
+    assert table.undo().lines() == ["The host undid step 1: seat 0 adds 2 [core, Undo by the host]"]
+    table.submit(Command(Actor.of_seat(0), "peek"))  # only a private line
+    line = table.undo(reason="tapped by mistake").lines()[0]
+    assert line == "The host undid step 3: a private step by Ann (tapped by mistake) [core, Undo by the host]"
+    assert "peek" not in line and "purse" not in line
