@@ -9,7 +9,7 @@ the XOR of every byte of ``body`` as two upper-case hex digits (as in NMEA
   a die name repeats for several dice of one kind (``sector=fish sector=boat``)
 * ``ERR <text>``                                   the tower could not read a roll
 
-Examples: ``HELLO TCDT/1 ref-tower-0.3*2E``, ``ROLL 17 credit=red-20 sector=fish*3A``.
+Examples: ``HELLO TCDT/1 ref-tower-0.3*7C``, ``ROLL 17 credit=red-20 sector=fish*62``.
 """
 
 from __future__ import annotations

@@ -158,3 +158,12 @@ def test_the_examples_in_the_protocol_notes_are_valid() -> None:
     assert len(lines) == 5
     parsed = [proto.parse(ln) for ln in lines]
     assert isinstance(parsed[0], proto.Hello) and isinstance(parsed[-1], proto.TowerError)
+
+
+def test_the_examples_in_the_protocol_module_docstring_are_valid() -> None:
+    import re
+
+    examples = re.findall(r"``((?:HELLO|ROLL|ERR) [^`]*\*[0-9A-F]{2})``", proto.__doc__ or "")
+    assert len(examples) == 2
+    for example in examples:
+        proto.parse(example)  # ProtocolError if a checksum in the docstring is wrong
