@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands import Actor, Command
-from companion.edition import EditionError, edition_path, merge, read_json_object
+from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
 from companion.games import game_keys, get_game
 from companion.games.base import TABLE_SCREEN, seat_viewer
@@ -282,20 +282,14 @@ def cmd_edition(args: argparse.Namespace) -> int:
         print()
         return 0
     try:
-        override = read_json_object(args.file)
+        game.load_edition(args.file)
     except EditionError as err:
-        print(f"companion edition: {err}", file=sys.stderr)
-        return 2
-    problems = game.edition_problems(merge(game.default_edition(), override))
-    if problems:
-        print(f"{args.file}: {len(problems)} problem(s):", file=sys.stderr)
-        for p in problems:
-            print(f"  - {p}", file=sys.stderr)
+        print(f"{err.path}: {len(err.problems)} problem(s):", file=sys.stderr)
+        for problem in err.problems:
+            print(f"  - {problem}", file=sys.stderr)
         return 2
     print(f"{args.file}: a valid {game.title} edition file. Copy it to {edition_path(game.key)} to use it for new tables.")
     return 0
-
-
 
 
 if __name__ == "__main__":
