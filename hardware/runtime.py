@@ -37,7 +37,7 @@ from companion.games.base import DieFace
 from companion.table import Room, Table
 from companion.tags import CardRegistry, TagError, tag_image
 from hardware.debounce import SightingDebouncer
-from hardware.decoders import Scanner, probe_decoders
+from hardware.decoders import DECODER_CLASSES, Scanner, probe_decoders
 from hardware.detect import Choice, choose_camera, choose_dice, parse_pin
 from hardware.dice import (
     ButtonInput,
@@ -112,16 +112,20 @@ class HardwareConfig:
                     raise ValueError(f"COMPANION_{name}={v!r}: must be {low:g}-{high:g}")
                 kwargs[key] = number
         if (v := get("SERIAL_BAUD")) is not None:
-            if not v.isdigit():
-                raise ValueError(f"COMPANION_SERIAL_BAUD={v!r} is not a whole number")
+            if not v.isdigit() or int(v) == 0:
+                raise ValueError(f"COMPANION_SERIAL_BAUD={v!r} is not a positive whole number")
             kwargs["serial_baud"] = int(v)
         if (v := get("CAMERA_SIZE")) is not None:
             w, _, h = v.lower().partition("x")
-            if not (w.isdigit() and h.isdigit()):
+            if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
                 raise ValueError(f"COMPANION_CAMERA_SIZE={v!r}: write WIDTHxHEIGHT, e.g. 1280x720")
             kwargs["frame_size"] = (int(w), int(h))
         if (v := get("DECODERS")) is not None:
-            kwargs["decoders"] = tuple(p.strip() for p in v.split(",") if p.strip())
+            names = tuple(p.strip() for p in v.split(",") if p.strip())
+            unknown = [name for name in names if name not in DECODER_CLASSES]
+            if unknown or not names:
+                raise ValueError(f"COMPANION_DECODERS={v!r}: use a comma-separated list of {', '.join(DECODER_CLASSES)}")
+            kwargs["decoders"] = names
         config = cls(**kwargs)
         if config.camera != "auto":
             choose_camera(config.camera, probe=False)  # ValueError for a bad spelling

@@ -217,6 +217,7 @@ def test_config_from_env() -> None:
     )
     assert (cfg.camera, cfg.dice, cfg.led, cfg.debounce_k, cfg.debounce_n) == ("v4l2:/dev/video2", "button:22", 27, 2, 4)
     assert cfg.frame_size == (1920, 1080)
+    assert HardwareConfig.from_env({"COMPANION_DECODERS": " pyzbar, opencv "}).decoders == ("pyzbar", "opencv")
     assert HardwareConfig.from_env({}) == HardwareConfig()
 
 
@@ -231,6 +232,10 @@ def test_config_from_env() -> None:
         {"COMPANION_DEBOUNCE": "three"},
         {"COMPANION_SCAN_FPS": "fast"},
         {"COMPANION_CAMERA_SIZE": "big"},
+        {"COMPANION_CAMERA_SIZE": "0x720"},
+        {"COMPANION_SERIAL_BAUD": "0"},
+        {"COMPANION_DECODERS": "zxing-cp"},
+        {"COMPANION_DECODERS": ","},
     ],
 )
 def test_bad_config_is_refused_with_the_variable_named(env: dict[str, str]) -> None:
