@@ -357,7 +357,12 @@ class SimTower:
             tmp.replace(self.path)
             self._master, self._slave = master, slave
         if greet:
-            self.send(proto.hello_line(self.firmware))
+            self.greet()
+
+    def greet(self) -> None:
+        """Print HELLO like a board that just started: its rolls count from 1 again."""
+        self.seq = 0
+        self.send(proto.hello_line(self.firmware))
 
     def unplug(self) -> None:
         """Pull the cable: the far end closes and the by-id name disappears."""

@@ -52,7 +52,6 @@ from hardware.dice import (
 )
 from hardware.frames import BlankSource, FolderSource, FrameSource, PicameraSource, V4L2Source
 from hardware.spread import SpreadScan, scan_spread
-from hardware.tower_protocol import hello_line
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +248,7 @@ class HardwareRuntime:
                     str(self.sim_tower.path), self._put, self.notice, baud=self.config.serial_baud, simulated=True
                 ).start()
                 if self.tower.wait_online(True, timeout=3):
-                    self.sim_tower.send(hello_line(self.sim_tower.firmware))
+                    self.sim_tower.greet()
         except Exception as err:  # gpiozero without a pin factory, a pty that cannot be made...
             self.notice("dice", f"the dice input {choice.kind} could not start: {err}")
             log.exception("dice input failed")

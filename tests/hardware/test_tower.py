@@ -167,3 +167,21 @@ def test_the_examples_in_the_protocol_module_docstring_are_valid() -> None:
     assert len(examples) == 2
     for example in examples:
         proto.parse(example)  # ProtocolError if a checksum in the docstring is wrong
+
+
+def test_the_simulated_tower_counts_from_1_after_every_hello(tmp_path: Path) -> None:
+    """protocol.md: ``seq`` starts at 1 after every HELLO (a reset board)."""
+    from companion.games.base import Die
+
+    sim = SimTower(tmp_path)
+    try:
+        d6 = [Die("d6", ("1", "2", "3", "4", "5", "6"))]
+        assert [sim.roll(d6).seq for _ in range(2)] == [1, 2]
+        sim.unplug()
+        sim.plug(greet=True)
+        assert sim.roll(d6).seq == 1
+        sim.roll(d6)
+        sim.greet()
+        assert sim.roll(d6).seq == 1
+    finally:
+        sim.close()
