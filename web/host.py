@@ -363,6 +363,8 @@ def dice(table_id: str) -> BaseResponse:
 def card(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
     state_no = _state_no_or_400()
+    if dash().finished(table):
+        return answer(409, "The game is over.", "over", _back(table))
     if state_no != table.state_no:
         return answer(409, STALE_MESSAGE, "stale", _back(table))
     kinds = {k.code: k for k in table.game.card_kinds(table.config.edition)}

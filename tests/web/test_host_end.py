@@ -123,3 +123,24 @@ def test_a_game_without_end_is_closed_with_a_provisional_sheet(app: Flask, host:
     assert "Provisional scores" in html and "Final scores" not in html
     record = json.loads(host.get(f"/host/t/{tid}/export.json").data)
     assert record["scores_provisional"] is True and record["scores"]["final"] is False
+
+
+def test_a_table_closed_by_the_host_takes_no_more_cards_or_dice(app: Flask, host: FlaskClient) -> None:
+    """The card form (like the dice form and every action form) is refused
+    once the dashboard has closed the table, even for a game that would
+    still take the card."""
+    from companion.commands import Actor
+
+    tid = open_table(host, "secretive", ["Ann", "Bob"])
+    table = dashboard_of(app).room.get(tid)
+    for seat in (0, 1, 0):
+        table.submit(Command(Actor.of_seat(seat), "pass", {}, table.state_no, "test"))
+    token = csrf(host)
+    resp = host.post(f"/host/t/{tid}/end", data={"csrf": token, "confirmed": "1"}, headers=FETCH)
+    assert resp.status_code == 200 and dashboard_of(app).provisional_end(table)
+    before = table.state_no
+    for url, data in ((f"/host/t/{tid}/card", {"card": "SIX", "copy": "1"}),
+                      (f"/host/t/{tid}/dice", {"die.0": "4"})):
+        resp = host.post(url, data={"csrf": token, "state_no": str(before), **data}, headers=FETCH)
+        assert resp.status_code == 409 and resp.get_json()["code"] == "over", (url, resp.text)
+    assert table.state_no == before
