@@ -1288,11 +1288,13 @@ def _sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, 
             f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
             RECYCLER_RULE,
         )
+    # a scan entered by the host or the camera must not read the hand back to them
+    secret = frozenset() if by_seat else frozenset(state.hands[seat])
     state.stations[seat].extend(state.hands[seat])
     state.hands[seat] = []
     lines: list[Explanation] = []
     if scan is not None:
-        _match_scan(state, seat, scan)
+        _match_scan(state, seat, scan, secret)
         lines.append(say(f"The scan of {name}'s station matches the record ({len(scan)} cards)", SORT_RULE))
     state.stations[seat].sort(key=cat.sort_key)
     state.sorted[seat] = True
@@ -1304,9 +1306,11 @@ def _sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, 
     return lines
 
 
-def _match_scan(state: WasteState, seat: int, scan: Sequence[CardRef]) -> None:
+def _match_scan(state: WasteState, seat: int, scan: Sequence[CardRef], secret: frozenset[str] = frozenset()) -> None:
     """Check a scanned station (exact ids) against the record; relabel assumed
-    copies to the ids the scan shows.  Raises IllegalMove listing differences."""
+    copies to the ids the scan shows.  Raises IllegalMove listing differences;
+    recorded cards in ``secret`` (a hand the scan's sender may not see) are
+    only counted, else an empty scan would read the hand back."""
     cat = state.catalog
     station = state.stations[seat]
     scanned = [cat.type(r.key).card_id(r.copy or 0) for r in scan]
@@ -1324,8 +1328,12 @@ def _match_scan(state: WasteState, seat: int, scan: Sequence[CardRef]) -> None:
         spare.remove(stand_in[0])
         _swap(state, stand_in[0], card)
         _mark_seen(state, card, stand_in[0])
+    hidden = [c for c in spare if c in secret]
     for card in spare:
-        problems.append(f"the record has {cat.label(card)}, which the scan lacks")
+        if card not in secret:
+            problems.append(f"the record has {cat.label(card)}, which the scan lacks")
+    if hidden:
+        problems.append(f"{count_of(len(hidden), 'card')} of the hand {'is' if len(hidden) == 1 else 'are'} not in the scan")
     if problems:
         raise IllegalMove(f"the scan of {state.names[seat]}'s station does not match: " + "; ".join(problems), SORT_RULE)
     for card in scanned:
