@@ -221,6 +221,20 @@ def test_buy_action_not_telling_keeps_an_unknown_card() -> None:
         do(s, "Ann", "buy_action", card="Nonsense card", gold=10)
 
 
+def test_buy_action_refusal_never_tells_what_another_vault_holds() -> None:
+    s = started(["Ann", "Bob"])
+    s, _ = do(s, "Ann", "buy_action", card="JUBIL", gold=10)  # the only Debt Jubilee, hidden in Ann's vault
+    s, _ = do(s, "chance", "roll", credit="red-10", sector="boat")
+    s, _ = do(s, "chance", "draw", card="GRAIN-1")
+    # Bob naming it is not refused: a refusal would tell him Ann's (or somebody's) vault holds it
+    s2, _ = do(s, "Bob", "buy_action", card="JUBIL", gold=10)
+    assert s2.banks[1].actions == ["JUBIL"]
+    # what the buyer may know itself still counts: the copy played openly
+    s, _ = do(s, "Ann", "play_action", card="JUBIL")
+    with pytest.raises(IllegalMove, match="no Debt Jubilee is left"):
+        do(s, "Bob", "buy_action", card="JUBIL", gold=10)
+
+
 # colours ---------------------------------------------------------------------------------------
 def test_default_seat_colours_are_six_distinct_colours_visible_on_a_dark_screen() -> None:
     defaults = GAME.colours[: GAME.max_seats]

@@ -615,10 +615,12 @@ def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: P
         state.action_discard = []
     code = "?" if raw is None else resolve_action(state, raw)
     if code != "?":
+        # counted from what the buyer may know (its own vault and the public discard), never
+        # other vaults: a refusal must not tell who holds which action card
         kind = state.comp.action(code)
-        out = sum(b.actions.count(code) for b in state.banks) + state.action_discard.count(code)
-        if out >= kind.copies:
-            raise IllegalMove(f"no {kind.name} is left in the action deck", C.STEP4)
+        known = state.banks[seat].actions.count(code) + state.action_discard.count(code)
+        if known >= kind.copies:
+            raise IllegalMove(f"no {kind.name} is left in the action deck: you hold or saw played all {kind.copies}", C.STEP4)
     price = state.comp.action_price
     paid = pay(state, seat, price, payment, what="an action card")
     state.banks[seat].actions.append(code)
