@@ -23,7 +23,7 @@ whole frame when nothing was read.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,15 +52,6 @@ class Decoded:
         xs = [p[0] for p in self.corners]
         ys = [p[1] for p in self.corners]
         return (sum(xs) / len(xs), sum(ys) / len(ys))
-
-    @property
-    def size_px(self) -> float:
-        """The code's side in pixels (mean of its edges), 0 if unknown."""
-        if len(self.corners) < 4:
-            return 0.0
-        pts = self.corners
-        edges: list[float] = [((pts[i][0] - pts[i - 1][0]) ** 2 + (pts[i][1] - pts[i - 1][1]) ** 2) ** 0.5 for i in range(4)]
-        return float(sum(edges)) / 4
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -438,8 +429,3 @@ def _unique(codes: Iterable[Decoded]) -> list[Decoded]:
         seen.add(code.raw)
         out.append(code)
     return out
-
-
-def iter_texts(codes: Iterable[Decoded]) -> Iterator[str]:
-    for code in codes:
-        yield code.text

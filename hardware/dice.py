@@ -337,10 +337,6 @@ class SimTower:
         self._lock = threading.Lock()
         self.plug(greet=True)
 
-    @property
-    def plugged(self) -> bool:
-        return self._master is not None
-
     def plug(self, greet: bool = True) -> None:
         import tty
 

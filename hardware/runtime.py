@@ -35,7 +35,7 @@ from typing import Any
 from companion.errors import Refusal
 from companion.games.base import DieFace
 from companion.table import Room, Table
-from companion.tags import CardRegistry, TagError, tag_image
+from companion.tags import CardRegistry, TagError
 from hardware.debounce import SightingDebouncer
 from hardware.decoders import DECODER_CLASSES, Scanner, probe_decoders
 from hardware.detect import Choice, choose_camera, choose_dice, parse_pin
@@ -312,12 +312,6 @@ class HardwareRuntime:
         if isinstance(faces, Mapping):
             faces = [DieFace(str(k), str(v)) for k, v in faces.items()]
         self._put(DiceRoll(tuple(faces), "host"))
-
-    def show_tags(self, payloads: Sequence[str], frames: int = 8) -> None:
-        """Simulated camera only: put these tags in front of it (demos)."""
-        if not isinstance(self.frames, BlankSource):
-            raise RuntimeError("only a simulated camera can be shown tags")
-        self.frames.show([tag_image(p, module_px=4) for p in payloads], frames)
 
     def scan_spread(self) -> SpreadScan | None:
         """One still from the camera, every tag in it, as the current game's cards."""
