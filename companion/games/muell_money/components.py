@@ -77,9 +77,6 @@ class Components:
     def deck_size(self) -> int:
         return sum(k.copies for k in self.kinds)
 
-    def kind_names(self) -> tuple[str, ...]:
-        return tuple(k.name for k in self.kinds)
-
     def kind(self, name: str) -> Kind:
         for k in self.kinds:
             if k.name == name:

@@ -74,9 +74,9 @@ def _m(amount: int) -> str:
     return f"{amount} M"
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards``; ``many`` for an irregular plural."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def plural(count: int, one: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {one if count == 1 else one + 's'}"
 
 
 def _raw(count: int) -> str:

@@ -54,7 +54,6 @@ class Auction:
 class PendingCheck:
     final: bool
     pending: list[int]  # seats that hold Bribery and must decide, in order
-    results: list[str] = field(default_factory=list)
 
 
 @dataclass
