@@ -284,9 +284,7 @@ def auction_order(offers: Sequence[Sequence[str]], boss: int, catalog: Catalog) 
         k = key(seat)
         reason = ""
         nxt = key(bidders[i + 1]) if i + 1 < len(bidders) else None
-        prev = key(bidders[i - 1]) if i > 0 else None
-        tied = [o for o in (prev, nxt) if o is not None and o[0] == k[0]]
-        if tied and nxt is not None and nxt[0] == k[0]:
+        if nxt is not None and nxt[0] == k[0]:  # tied on count with the seat after it
             if k[1] != nxt[1]:
                 reason = "boss"
             elif k[2] != nxt[2]:
