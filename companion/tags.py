@@ -40,11 +40,8 @@ MAX_PAYLOAD = 16
 #: first letters of its key's words (``"card_game"`` -> ``"CG"``).
 GAME_TAG_CODES: dict[str, str] = {
     "muell-money": "MU",
-    "muell_money": "MU",
     "money-maker": "MM",
-    "money_maker": "MM",
     "world-of-waste": "WW",
-    "world_of_waste": "WW",
     "tally": "TY",
 }
 
