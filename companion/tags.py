@@ -190,7 +190,7 @@ class CardRegistry:
             )
         game_code, kind, copy = match.groups()
         if game_code != self.tag_code:
-            owners = sorted({k.replace("_", "-") for k, v in GAME_TAG_CODES.items() if v == game_code}) or [game_code]
+            owners = sorted(k for k, v in GAME_TAG_CODES.items() if v == game_code) or [game_code]
             return Reading(
                 text,
                 Verdict.OTHER_GAME,
