@@ -11,7 +11,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.commands import CHANCE, Actor, ActorKind, Command
+from companion.commands import CHANCE, Actor, Command
 from companion.errors import IllegalMove, SetupError
 from companion.games.base import (
     ActionHint,
@@ -424,7 +424,3 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         if credit:
             args["credit"] = credit[0]
         return Command(CHANCE, "roll", args)
-
-
-def actor_seat(actor: Actor) -> int | None:
-    return actor.seat if actor.kind is ActorKind.SEAT else None
