@@ -60,7 +60,7 @@ from companion.games.world_of_waste.catalog import (
     count_of,
     read_catalog,
 )
-from companion.games.world_of_waste.deck_out import DECK_OUT_OPTION, END, deck_runs_out
+from companion.games.world_of_waste.deck_out import DECK_OUT_OPTION, END, deck_runs_out, round_need
 from companion.games.world_of_waste.scoring import (
     CORRECTION_LINE,
     WINNER_RULE,
@@ -360,7 +360,7 @@ class WorldOfWaste(Game[WasteState, Move]):
         n = len(config.seats)
         if not self.min_seats <= n <= self.max_seats:
             raise SetupError(f"World of Waste is for 2-4 seats, not {n}")
-        need = ROUNDS * (hand_size(n) * n + 3 * (n - 1))
+        need = ROUNDS * round_need(n, hand_size(n))
         deck = sum(t.copies.value for t in cat.types)
         if deck < need:
             raise SetupError(
