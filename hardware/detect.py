@@ -143,12 +143,16 @@ def choose_camera(spec: str, probe: bool = True) -> Choice:
             how = "" if probe else " (not opened: --quick)"
             return Choice("camera", "v4l2", False, f"auto: USB camera {dev} ({name}) gives frames{how}", dev, found)
         found.append(f"V4L2: {dev} opened but gave no frame")
-    where = f"on this {pi}" if pi else "on this machine"
+    looked = "looked for a libcamera camera and V4L2 devices"
+    if pi:  # scanning an empty simulated table would only cost the Pi CPU time
+        return Choice(
+            "camera", "none", False, f"auto: no camera found on this {pi} ({looked}): cards are entered by hand", found=found
+        )
     return Choice(
         "camera",
         "simulated",
         True,
-        f"auto: no camera found {where} (looked for a libcamera camera and V4L2 devices): using a simulated camera",
+        f"auto: no camera found on this machine ({looked}) and it is not a Raspberry Pi: using a simulated camera",
         found=found,
     )
 

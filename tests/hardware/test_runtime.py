@@ -252,7 +252,8 @@ def test_auto_on_a_pi_without_hardware_says_so(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(detect, "serial_candidates", lambda: ["/dev/serial/by-id/usb-Other_Thing-if00"])
     monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: None)
     camera = detect.choose_camera("auto")
-    assert camera.simulated and "Raspberry Pi 5" in camera.why and "no camera found" in camera.why
+    assert (camera.kind, camera.simulated) == ("none", False)  # not a simulated camera scanning nothing
+    assert "Raspberry Pi 5" in camera.why and "no camera found" in camera.why and "by hand" in camera.why
     dice = detect.choose_dice("auto")
     assert (dice.kind, dice.simulated, dice.target) == ("button", False, "BCM17")
     assert "no dice tower answered" in dice.why
