@@ -153,7 +153,6 @@ class MuellMoney(Game[MuellState, Move]):
     def _new_grid(state: MuellState) -> None:
         state.grid = [[] for _ in range(state.columns)]
         state.taken = [None] * state.columns
-        state.choosers_done = 0
         state.phase = Phase.DEAL
         state.turn = None
 
@@ -779,8 +778,7 @@ class MuellMoney(Game[MuellState, Move]):
         me.hand = list(state.grid[col])
         state.grid[col] = []  # the set now lies in front of its seat
         lines.append(say(f"{me.name} takes set {move.column}: {_cards(me.hand)}", R.SELECT))
-        state.choosers_done += 1
-        if state.choosers_done < state.n:
+        if sum(t is not None for t in state.taken) < state.n:
             state.turn = state.left_of(seat)
             return
         # the last set is discarded; retained cards join their owners' cards
@@ -1043,7 +1041,6 @@ class MuellMoney(Game[MuellState, Move]):
         if state.placed >= 3 * state.columns:
             state.phase = Phase.CHOOSE
             state.turn = state.start_seat
-            state.choosers_done = 0
             lines.append(
                 say(f"The {state.columns} sets are laid out: {state.name(state.start_seat)} chooses first", R.SELECT)
             )

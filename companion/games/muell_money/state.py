@@ -71,7 +71,6 @@ class MuellState:
     set_aside: list[str] = field(default_factory=list)  # the Pollution Check once dealt
     grid: list[list[str]] = field(default_factory=list)  # columns (sets), top card first
     taken: list[int | None] = field(default_factory=list)  # which seat took each set
-    choosers_done: int = 0
     pollution_seen: bool = False  # the Pollution Check appeared this round
     end_reached: bool = False  # a factory reached the last column this round
     auction: Auction | None = None
