@@ -32,6 +32,7 @@ from companion.games.money_maker.engine import (
     market_price,
     opening_bid,
     phase_words,
+    resolve_card,
     roll_expected,
     sell_price,
 )
@@ -40,9 +41,17 @@ from companion.games.money_maker.moves import Move, parse, perform
 from companion.games.money_maker.payment import credit_usable
 from companion.games.money_maker.scoring import score_sheet
 from companion.games.money_maker.state import (
+    ACTION,
+    AUCTION,
     BANK_RUN,
+    DRAW,
+    FIRST_AUCTION,
+    INVEST,
     OVER,
+    PAYMENT,
     PRISON,
+    TRADE,
+    Auction,
     Bank,
     MoneyMakerState,
 )
@@ -164,8 +173,6 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             deck={k.code: k.copies for k in comp.investments},
         )
         state.turn = config.start_seat % n
-        from companion.games.money_maker.state import Auction
-
         state.auction = Auction("", 1)
         return state
 
@@ -272,8 +279,6 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
 
     @staticmethod
     def _before_first_turn(state: MoneyMakerState) -> bool:
-        from companion.games.money_maker.state import FIRST_AUCTION, PAYMENT
-
         if state.phase == FIRST_AUCTION:
             return True
         return state.phase == PAYMENT and state.due is not None and state.due.purpose == "first-turn"
@@ -350,15 +355,6 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         return phase_words(state)
 
     def awaiting(self, state: MoneyMakerState) -> frozenset[int]:
-        from companion.games.money_maker.state import (
-            ACTION,
-            AUCTION,
-            FIRST_AUCTION,
-            INVEST,
-            PAYMENT,
-            TRADE,
-        )
-
         bidders = frozenset(b.seat for b in state.banks if not b.bankrupt and not b.in_prison)
         phase = state.phase
         if phase == FIRST_AUCTION:
@@ -391,9 +387,6 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         )
 
     def card_command(self, state: MoneyMakerState, card: str, copy: int) -> Command:
-        from companion.games.money_maker.engine import resolve_card
-        from companion.games.money_maker.state import DRAW, FIRST_AUCTION
-
         opening = state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start
         if state.phase != DRAW and not opening:
             raise IllegalMove(f"Money Maker is not waiting for an investment card: {phase_words(state)}", C.STEP1)
