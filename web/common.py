@@ -268,7 +268,8 @@ def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
 def software_hook(table: Table, actor: Actor, hint: Mapping[str, Any]) -> Callable[[Any], Command] | None:
     """A host or chance hint without fields whose randomness the server draws:
     the game's ``<command>_command(state)`` (a method, or a function in the
-    game's module, e.g. Müll + Money's ``shuffle_command``).  The random
+    module that defines the game's class, e.g. Müll + Money's
+    ``shuffle_command`` in ``muell_money/game.py``).  The random
     result travels in the command, so replay is exact."""
     if actor.is_seat or hint.get("fields"):
         return None
@@ -277,16 +278,8 @@ def software_hook(table: Table, actor: Actor, hint: Mapping[str, Any]) -> Callab
         return None
     attr = f"{name}_command"
     hook = getattr(table.game, attr, None)
-    if hook is None:
-        module = sys.modules.get(type(table.game).__module__)
-        hook = getattr(module, attr, None) if module is not None else None
-        if hook is None:
-            package = type(table.game).__module__.rsplit(".", 1)[0]
-            for candidate in (f"{package}.game", package):
-                mod = sys.modules.get(candidate)
-                if mod is not None and getattr(mod, attr, None) is not None:
-                    hook = getattr(mod, attr)
-                    break
+    if hook is None:  # a function beside the game's class
+        hook = getattr(sys.modules.get(type(table.game).__module__), attr, None)
     return hook if callable(hook) else None
 
 
