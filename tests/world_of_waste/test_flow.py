@@ -249,6 +249,17 @@ def test_station_scan_sorts_checks_and_relabels(room: Room) -> None:
     assert st.boss == 1  # tie on fewest: closest to the left of the boss (seat 0)
 
 
+def test_the_round_scores_cite_the_rule_of_each_type_that_scored(room: Room) -> None:
+    # each seat: 2 Food, 2 Paper, 1 Metal, 1 Hazardous, 1 Plastic (a tie for the most plastic)
+    table = to_play(room, pile=["Food waste", "Food waste", "Paper", "Paper", "Metal", "Hazardous waste", "Plastic"])
+    do(table, seat(0), "sort")
+    accepted = do(table, seat(1), "sort")
+    ada = next(e for e in accepted.explanations if e.text.startswith("Ada: "))
+    sections = [c.section for c in ada.citations]
+    assert sections == ["6. Sort the waste", "Food waste", "Compost", "Paper", "Hazardous Waste", "Plastic"]
+    assert "Metal" not in sections and "Electronics" not in sections  # nothing scored there
+
+
 def test_an_exact_sighting_relabels_an_assumed_copy(room: Room) -> None:
     table = new_table(room, 2)
     do(table, CHANCE, "deal", seat=0, cards=["Paper"])  # recorded as PAP-1 (assumed)

@@ -1372,7 +1372,7 @@ def _end_round(state: WasteState) -> list[Explanation]:
         parts = ", ".join(f"{ln.label} {ln.points}" for ln in sc.lines if ln.points)
         if state.correction(sc.seat):
             parts = ", ".join(p for p in (parts, f"{CORRECTION_LINE} {state.correction(sc.seat):+d}") if p)
-        lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE))
+        lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE, *sc.rules()))
     deck_lines, deck_out = ([], False) if state.round == ROUNDS else deck_runs_out(
         state, deck_count(state), hand_size(state.seats), state.deck_out
     )

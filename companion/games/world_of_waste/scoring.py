@@ -43,6 +43,17 @@ WINNER_RULE = cite(
     "the winner is the player with the highest total auction value on all his or her cards at their recycling station.",
 )
 
+#: each score line's rules, by the line's label
+LINE_RULES: dict[str, tuple[Citation, ...]] = {
+    "Food waste and compost": (FOOD_RULE, COMPOST_RULE),
+    "Electronics": (ELECTRONICS_RULE,),
+    "Textiles": (TEXTILES_RULE,),
+    "Metal": (METAL_RULE,),
+    "Paper": (PAPER_RULE,),
+    "Hazardous waste": (HAZARDOUS_RULE,),
+    "Plastic": (PLASTIC_RULE,),
+}
+
 ELECTRONICS_MOST = 10
 ELECTRONICS_SECOND = 5
 PLASTIC_MOST = 12
@@ -54,11 +65,14 @@ class StationScore:
     seat: int
     lines: tuple[ScoreLine, ...]
     auction_value: int
-    citations: tuple[Citation, ...]
 
     @property
     def total(self) -> int:
         return sum(line.points for line in self.lines)
+
+    def rules(self) -> tuple[Citation, ...]:
+        """The rules of the lines that score (the card summary's sections)."""
+        return tuple(c for ln in self.lines if ln.points for c in LINE_RULES[ln.label])
 
 
 def food_and_compost(food: int, compost: int) -> int:
@@ -160,14 +174,7 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
             ),
         )
         value = sum(catalog.type(k).hammer.value * n for k, n in s.items())
-        out.append(
-            StationScore(
-                seat,
-                lines,
-                value,
-                (FOOD_RULE, COMPOST_RULE, ELECTRONICS_RULE, TEXTILES_RULE, METAL_RULE, PAPER_RULE, HAZARDOUS_RULE, PLASTIC_RULE),
-            )
-        )
+        out.append(StationScore(seat, lines, value))
     return out
 
 
