@@ -127,8 +127,6 @@ def pay(
     payment: Payment,
     *,
     what: str,
-    allow_own: bool = True,
-    own_refusal: str = "",
 ) -> Paid:
     """Take ``amount`` from ``seat`` as the payment says; raise if it cannot."""
     bank = state.banks[seat]
@@ -150,11 +148,8 @@ def pay(
         )
     if gold > bank.gold:
         raise IllegalMove(f"{name} cannot pay {gold} gold: the vault holds only {bank.gold}", C.PAYING)
-    if payment.own:
-        if not allow_own:
-            raise IllegalMove(own_refusal or f"{name} may not pay this with its own credit", C.OWN_CREDIT_NOT_FOR_DEBT)
-        if state.beginner:
-            raise IllegalMove("the Beginner's Game has no credit: pay in gold", C.BEGINNER)
+    if payment.own and state.beginner:
+        raise IllegalMove("the Beginner's Game has no credit: pay in gold", C.BEGINNER)
     paid = Paid(gold=gold)
     own_places = place(state, bank, payment.own) if payment.own else {}
     held_left = dict(bank.held)
