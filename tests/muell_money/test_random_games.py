@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from companion.commands import CHANCE, HOST, Actor, Command
+from companion.errors import Refusal
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.state import MuellState, Phase
@@ -78,11 +79,38 @@ def views_without_cash(state: MuellState) -> None:
     for actor in (HOST, CHANCE):
         assert GAME.actions(state, actor) == GAME.actions(other, actor)
     assert GAME.status(state) == GAME.status(other)
+    for i in range(state.n):
+        if i != victim:  # what another seat is told when it tries a move, refused or not
+            assert [refusal(state, probe) for probe in probes(i)] == [refusal(other, probe) for probe in probes(i)]
     if not GAME.is_over(state):
         assert GAME.score(state) == GAME.score(other)
     # and the seat itself does see its cash
     assert GAME.view(state, seat_viewer(victim))["you"]["cash"] == state.seats[victim].cash
     assert "you" not in GAME.view(state, TABLE_SCREEN) and "you" not in GAME.view(state, HOST_SCREEN)
+
+
+def probes(seat: int) -> list[Command]:
+    """Moves a seat might try at any moment, including ones about money."""
+    me = Actor.of_seat(seat)
+    return [
+        Command(me, "bid", {"amount": amount}, None, "test") for amount in (1, 6, 15, 40)
+    ] + [
+        Command(me, "play", {"card": "Innovate", "row": "waste"}, None, "test"),
+        Command(me, "play", {"card": "Innovate", "row": "waste", "adviser": True}, None, "test"),
+        Command(me, "play", {"card": "Adviser"}, None, "test"),
+        Command(me, "play", {"card": "Order"}, None, "test"),
+        Command(me, "no-bid", {}, None, "test"),
+        Command(me, "choose", {"set": 1}, None, "test"),
+        Command(me, "bribery", {"use": True}, None, "test"),
+    ]
+
+
+def refusal(state: MuellState, command: Command) -> str:
+    try:
+        GAME.check(state, GAME.parse(state, command))
+    except Refusal as err:
+        return str(err)
+    return ""
 
 
 @pytest.mark.parametrize("batch", range(5))
