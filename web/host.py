@@ -32,6 +32,7 @@ from web.common import (
     submit,
     wants_json,
 )
+from web.dashboard import active_moves
 from web.forms import FormError, read_state_no
 from web.qr import qr_svg
 from web.views import project
@@ -227,11 +228,6 @@ def host_forms(table: Table, dice: list[Any]) -> tuple[list[dict[str, Any]], lis
     return out[0], out[1], end
 
 
-def active_move_count(table: Table) -> int:
-    undone = table.undone_seqs()
-    return sum(1 for e in table.entries if e.kind == "move" and e.seq not in undone)
-
-
 def can_roll_now(table: Table | None) -> bool:
     """The hardware's "Roll the dice now": only while the table it feeds (the
     one on the table screen) waits for dice."""
@@ -247,10 +243,9 @@ def host_context(table: Table) -> dict[str, Any]:
         cards = list(game.card_kinds(table.config.edition))
     except Exception:
         cards = []
-    undone = table.undone_seqs()
     moves = [
         {"seq": e.seq, "name": e.name, "actor": _actor_name(e.actor, table.seat_names), "source": e.source}
-        for e in table.entries if e.kind == "move" and e.seq not in undone
+        for e in active_moves(table)
     ]
     chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
     return {
@@ -418,7 +413,7 @@ def undo(table_id: str) -> BaseResponse:
         abort(400, description="Undo how many moves? A whole number.")
     if dash().provisional_end(table):
         return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
-    most = min(active_move_count(table), UNDO_LIMIT)
+    most = min(len(active_moves(table)), UNDO_LIMIT)
     if most == 0:
         return answer(422, "There is nothing to undo.", "illegal", _back(table))
     if not 1 <= count <= most:
