@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, NotYourTurn
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import (
     add_sectors,
@@ -198,8 +198,6 @@ def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ..
     if state.phase not in phases:
         raise IllegalMove(f"{what} is not possible now: {phase_words(state)}", C.STEP2 if state.phase != BANK_RUN else C.BANK_RUN)
     if seat != state.turn:
-        from companion.errors import NotYourTurn
-
         raise NotYourTurn(f"it is {state.names[state.turn]}'s turn; {what} is for the seat whose turn it is", C.STEP2)
     return seat
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.commands import Actor, ActorKind
+from companion.commands import Actor, ActorKind, Command
+from companion.errors import Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import host_hint as correction_hint
@@ -100,9 +101,6 @@ def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: Acti
     """Disable a hint whose move (with its defaults) the rules would refuse."""
     if not hint.enabled or (hint.fields and any(f.default is None for f in hint.fields)):
         return hint
-    from companion.commands import Command
-    from companion.errors import Refusal
-
     args: dict[str, Any] = dict(hint.args)
     for f in hint.fields:
         if f.default is not None and f.default != "":
