@@ -265,7 +265,7 @@ def host_context(table: Table) -> dict[str, Any]:
         "taken": d.taken_seats(table),
         "on_screen": d.current_id == table.id,
         "hardware": _hardware(),
-        "can_roll": can_roll_now(table),
+        "can_roll": d.current_id == table.id and bool(dice),  # can_roll_now without asking the game twice
         "act_url": url_for("host.act", table_id=table.id),
     }
 
