@@ -13,30 +13,15 @@ from web import dashboard_of
 
 from .conftest import PIN
 from .test_browser import ARTIFACTS, LiveServer, browser, live  # noqa: F401 (fixtures)
-from .test_station import ADA, BEN, station_photo
+from .test_station import play_to_sorting, station_photo
 
 pytestmark = pytest.mark.browser
 
 
 def test_host_uploads_a_station_photo_and_confirms(browser: Any, live: tuple[LiveServer, Flask],  # noqa: F811
                                                    tmp_path: Path) -> None:
-    from companion.commands import CHANCE, Actor, Command
-
     server, app = live
-    table = dashboard_of(app).open_table("world-of-waste", ["Ada", "Ben"], {})
-
-    def do(actor: Actor, name: str, **args: Any) -> None:
-        table.submit(Command(actor, name, args))
-
-    do(CHANCE, "deal", seat=0, cards=ADA)
-    do(CHANCE, "deal", seat=1, cards=BEN)
-    while table.state.phase.value == "draft":
-        for s in (0, 1):
-            if table.state.queues[s]:
-                do(Actor.of_seat(s), "pick", card=table.state.queues[s][0][0])
-    do(CHANCE, "bonus", pile=1, cards=["TEX-2", "TEX-3"])
-    do(Actor.of_seat(0), "offer", cards=[table.state.hands[0][0]])
-    do(Actor.of_seat(1), "offer", cards=[])
+    table = play_to_sorting(dashboard_of(app).open_table("world-of-waste", ["Ada", "Ben"], {}))
     hand = sorted(table.state.hands[1])
     photo = tmp_path / "ben.jpg"
     photo.write_bytes(station_photo(hand))

@@ -60,7 +60,11 @@ def to_sorting(app: Flask, host: FlaskClient) -> Table:
     """Two seats; Ada wins the one bonus pile, Ben offered nothing and may be
     sorted at once (no Recycler, no face-down card)."""
     tid = open_table(host, "world-of-waste", ["Ada", "Ben"])
-    table = dashboard_of(app).room.get(tid)
+    return play_to_sorting(dashboard_of(app).room.get(tid))
+
+
+def play_to_sorting(table: Table) -> Table:
+    """A new two-seat World of Waste table played to Ben's sort."""
 
     def do(actor: Actor, name: str, **args: Any) -> None:
         table.submit(Command(actor, name, args))
