@@ -339,13 +339,16 @@ class MuellMoney(Game[MuellState, Move]):
                 R.BRIBERY_ONLY,
             )
 
-    def _check_choose(self, state: MuellState, move: Move) -> None:
-        seat = _seat(move)
-        if state.phase is not Phase.CHOOSE:
-            raise IllegalMove(f"sets are not being chosen now ({self.status(state)})", R.SELECT)
+    def _need_turn(self, state: MuellState, seat: int, phase: Phase, now: str, act: str, rule: Citation) -> None:
+        """Refuse unless the game is in ``phase`` and it is ``seat``'s turn."""
+        if state.phase is not phase:
+            raise IllegalMove(f"{now} ({self.status(state)})", rule)
         if seat != state.turn:
             assert state.turn is not None
-            raise NotYourTurn(f"it is {state.name(state.turn)}'s turn to choose a set", R.SELECT)
+            raise NotYourTurn(f"it is {state.name(state.turn)}'s turn to {act}", rule)
+
+    def _check_choose(self, state: MuellState, move: Move) -> None:
+        self._need_turn(state, _seat(move), Phase.CHOOSE, "sets are not being chosen now", "choose a set", R.SELECT)
         if not 1 <= move.column <= state.columns:
             raise IllegalMove(f"there are sets 1 to {state.columns}, not {move.column}", R.SELECT)
         taker = state.taken[move.column - 1]
@@ -354,11 +357,7 @@ class MuellMoney(Game[MuellState, Move]):
 
     def _check_turn(self, state: MuellState, move: Move) -> None:
         seat = _seat(move)
-        if state.phase is not Phase.PLAY:
-            raise IllegalMove(f"cards are not being played now ({self.status(state)})", R.PLAY)
-        if seat != state.turn:
-            assert state.turn is not None
-            raise NotYourTurn(f"it is {state.name(state.turn)}'s turn to play", R.PLAY)
+        self._need_turn(state, seat, Phase.PLAY, "cards are not being played now", "play", R.PLAY)
         me = state.seats[seat]
         if move.name == "keep":
             if len(me.hand) != 1:
