@@ -174,14 +174,11 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         raise InvalidCommand(f"unknown Money Maker command {name!r} (commands: {', '.join(VOCABULARY)})")
     args: dict[str, Any] = {}
     if name == "bid":
-        args["amount"] = whole(command.need("amount"), "amount", 1)
+        args["amount"] = command.need_int("amount", minimum=1)
     elif name in ("pay", "settle", "pay_debt"):
         args["payment"] = payment_of(state, a)
     elif name in ("draw", "open_auction", "play_action"):
-        card = command.need("card")
-        if not isinstance(card, str) or not card.strip():
-            raise InvalidCommand(f"'{name}' needs 'card' (a name or id)")
-        args["card"] = card
+        args["card"] = command.need_str("card")
     elif name == "pay_off":
         args["block"] = command.need_str("block")
         args["payment"] = payment_of(state, a)
@@ -193,10 +190,7 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         args["market"] = market_ref(command.need("market"))
         args["count"] = whole(a.get("count", 1), "count", 1)
     elif name == "produce":
-        card = command.need("card")
-        if not isinstance(card, str) or not card.strip():
-            raise InvalidCommand("'produce' needs 'card' (a name or id)")
-        args["card"] = card
+        args["card"] = command.need_str("card")
         args["into"] = market_ref(a["into"]) if a.get("into") is not None else None
     elif name == "buy_action":
         card = a.get("card")
