@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
-from web.common import dash, fragment, join_url, stream
+from web.common import dash, fragment, join_url, sse_event, stream
 from web.qr import qr_svg
 from web.seeds import passage
 from web.views import project
@@ -24,16 +33,13 @@ def index() -> BaseResponse:
     table = dash().current()
     if table is not None:
         return redirect(url_for("screen.table_screen", table_id=table.id))
-    return Response(render_template("lobby.html", version=dash().version,
-                                    join_link=join_url(url_for("seat.join_code", code=dash().join_code)),
-                                    join_qr=qr_svg(join_url(url_for("seat.join_code", code=dash().join_code)))))
+    link = join_url(url_for("seat.join_code", code=dash().join_code))
+    return Response(render_template("lobby.html", version=dash().version, join_link=link, join_qr=qr_svg(link)))
 
 
 @bp.get("/lobby/stream")
 def lobby_stream() -> Response:
     """Tells the lobby page where to go once the host has opened a table."""
-    from web.common import sse_event
-
     seen = request.args.get("seen", type=int)
 
     def events() -> Iterator[str]:
@@ -45,8 +51,6 @@ def lobby_stream() -> Response:
                 return
             version = dash().wait_for_room_change(version, timeout=15.0)
             yield ": keep-alive\n\n"
-
-    from flask import stream_with_context
 
     resp = Response(stream_with_context(events()), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
