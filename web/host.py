@@ -179,6 +179,8 @@ def _hardware_mark() -> str:
 
 #: the most moves one undo takes back (the form and the server agree)
 UNDO_LIMIT = 50
+#: the longest reason an undo or an early end takes (the forms' maxlength)
+MAX_REASON = 200
 #: the actors the host's action forms may act as
 FORM_ACTORS = {"host": HOST, "chance": CHANCE}
 
@@ -419,7 +421,9 @@ def undo(table_id: str) -> BaseResponse:
     if not 1 <= count <= most:
         abort(400, description=f"Undo 1 to {most} moves at a time"
               + (f" (at most {UNDO_LIMIT})." if most == UNDO_LIMIT else f" (there are {most} moves to undo)."))
-    reason = str(request.form.get("reason", "")).strip()[:200]
+    reason = str(request.form.get("reason", "")).strip()
+    if len(reason) > MAX_REASON:
+        abort(400, description=f"The reason is longer than {MAX_REASON} characters.")
     if not _confirmed():
         return result_answer(Result(409, "confirm", "", confirm=f"Undo the last {count} move(s)"), _back(table))
     try:
@@ -463,8 +467,8 @@ def end(table_id: str) -> BaseResponse:
     if not hint.get("enabled", True):
         return answer(422, str(hint.get("reason") or "The game cannot be ended now."), "illegal", back)
     reason = str(request.form.get("reason", "")).strip()
-    if len(reason) > 200:
-        return answer(400, "The reason is longer than 200 characters.", "bad-form", back)
+    if len(reason) > MAX_REASON:
+        return answer(400, f"The reason is longer than {MAX_REASON} characters.", "bad-form", back)
     if not _confirmed():
         return result_answer(Result(409, "confirm", "", confirm=str(hint["label"])), back)
     args: dict[str, Any] = dict(hint.get("args", {}))

@@ -71,10 +71,14 @@ def test_undo_form_and_server_agree_on_the_limit(app: Flask, host: FlaskClient) 
     page = host.get(f"/host/t/{tid}").text
     assert re.search(r'name="count" value="1" min="1" max="3"', page)
 
-    def undo(count: int) -> Any:
+    def undo(count: int, reason: str = "") -> Any:
         return host.post(f"/host/t/{tid}/undo", data={"csrf": csrf(host), "state_no": str(table.state_no),
-                                                      "count": str(count), "confirmed": "1"}, headers=FETCH)
+                                                      "count": str(count), "confirmed": "1", "reason": reason},
+                         headers=FETCH)
 
+    resp = undo(1, reason="x" * 201)  # the form's maxlength, as the end form: said, not cut short
+    assert resp.status_code == 400 and "longer than 200" in resp.get_json()["message"]
+    assert table.state_no == 3
     resp = undo(4)
     assert resp.status_code == 400 and "Undo 1 to 3 moves" in resp.get_json()["message"]
     assert table.state_no == 3
