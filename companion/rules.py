@@ -98,8 +98,12 @@ class Explanation:
 
 
 def say(text: str, *citations: Citation, audience: Iterable[int] | None = None) -> Explanation:
-    """Shorthand for a public (or, with ``audience``, private) explanation line."""
-    return Explanation(text, tuple(citations), None if audience is None else frozenset(audience))
+    """Shorthand for a public (or, with ``audience``, private) explanation
+    line.  Each (seed, section) is cited once, the first citation winning."""
+    unique: dict[tuple[str, str], Citation] = {}
+    for c in citations:
+        unique.setdefault((c.seed, c.section), c)
+    return Explanation(text, tuple(unique.values()), None if audience is None else frozenset(audience))
 
 
 @dataclass(frozen=True)

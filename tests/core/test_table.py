@@ -234,3 +234,10 @@ def test_an_undo_line_names_the_step_by_its_public_words_only(room: Room) -> Non
     line = table.undo(reason="tapped by mistake").lines()[0]
     assert line == "The host undid step 3: a private step by Ann (tapped by mistake) [core, Undo by the host]"
     assert "peek" not in line and "purse" not in line
+
+
+def test_a_line_cites_each_section_once() -> None:
+    from companion.rules import cite, say
+
+    line = say("Bob pays", cite("000", "Score"), cite("004", "Wages"), cite("000", "Score", "a quote"))
+    assert [str(c) for c in line.citations] == ["000, Score", "004, Wages"]

@@ -47,16 +47,7 @@ from companion.games.muell_money.state import (
     Phase,
     SeatState,
 )
-from companion.rules import EARLY_END, Citation, Explanation, resolve_options
-from companion.rules import say as _say
-
-
-def say(text: str, *citations: Citation, audience: list[int] | None = None) -> Explanation:
-    """An explanation line, each (seed, section) cited once."""
-    seen: dict[tuple[str, str], Citation] = {}
-    for c in citations:
-        seen.setdefault((c.seed, c.section), c)
-    return _say(text, *seen.values(), audience=audience)
+from companion.rules import EARLY_END, Citation, Explanation, resolve_options, say
 
 ORDER = "Order"
 RAW = "Raw Materials"
