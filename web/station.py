@@ -93,9 +93,7 @@ def page(table_id: str) -> Response:
 @bp.post("/photo")
 @host_only
 def upload(table_id: str) -> BaseResponse:
-    table = dash().room.get(table_id)
-    seat = _seat_arg(table, request.form.get("seat"))
-    state_no = _state_no()
+    table, seat, state_no = _posted(table_id)
     photo = request.files.get("photo")
     if photo is None or not photo.filename:
         abort(400, description="Choose a photo of the station's cards to upload.")
@@ -114,9 +112,7 @@ def upload(table_id: str) -> BaseResponse:
 @bp.post("/camera")
 @host_only
 def camera(table_id: str) -> BaseResponse:
-    table = dash().room.get(table_id)
-    seat = _seat_arg(table, request.form.get("seat"))
-    state_no = _state_no()
+    table, seat, state_no = _posted(table_id)
     hw = dash().hardware
     scan_now = getattr(hw, "scan_spread", None) if hw is not None else None
     if scan_now is None:
@@ -138,9 +134,7 @@ def camera(table_id: str) -> BaseResponse:
 @bp.post("/confirm")
 @host_only
 def confirm(table_id: str) -> BaseResponse:
-    table = dash().room.get(table_id)
-    seat = _seat_arg(table, request.form.get("seat"))
-    state_no = _state_no()
+    table, seat, state_no = _posted(table_id)
     cards = [c.strip() for c in request.form.getlist("card") if c.strip()]
     if len(cards) > MAX_CARDS or any(len(c) > 20 for c in cards):
         abort(400, description="The confirm form carries too many or too long card ids.")
@@ -277,9 +271,12 @@ def _seat_arg(table: Table, raw: Any, default: int | None = None) -> int:
     return seat
 
 
-def _state_no() -> int:
+def _posted(table_id: str) -> tuple[Table, int, int]:
+    """What every station form posts: the table, the seat, the state number."""
+    table = dash().room.get(table_id)
+    seat = _seat_arg(table, request.form.get("seat"))
     try:
-        return read_state_no(request.form)
+        return table, seat, read_state_no(request.form)
     except FormError as err:
         abort(400, description=str(err))
 
