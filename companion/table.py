@@ -160,7 +160,7 @@ class Table:
                     {
                         "seq": entry.seq,
                         "kind": entry.kind,
-                        "actor": self._actor_label(entry.actor),
+                        "actor": self.actor_label(entry.actor),
                         "source": entry.source,
                         "undone": entry.seq in self._undone,
                         "lines": visible,
@@ -171,7 +171,8 @@ class Table:
         out.reverse()
         return out
 
-    def _actor_label(self, actor: str) -> str:
+    def actor_label(self, actor: str) -> str:
+        """A logged actor as people say it: a seat's name, else 'host' or 'chance'."""
         if actor.startswith("seat:"):
             try:
                 return self.seat_names[int(actor[5:])]
@@ -250,7 +251,7 @@ class Table:
             remaining = [*self._entries, undo_marker]
             new_state = fold(self.game, self.config, remaining)
             why = f" ({reason})" if reason else ""
-            lines = [Explanation(f"The host undid step {t.seq}: {self._public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
+            lines = [Explanation(f"The host undid step {t.seq}: {self.public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="undo",
@@ -269,7 +270,7 @@ class Table:
         self._tell_listeners(accepted)
         return accepted
 
-    def _public_summary(self, entry: LogEntry) -> str:
+    def public_summary(self, entry: LogEntry) -> str:
         """How a public line may name a logged step: its own first public line,
         or only who made it when everything it said was private (the command's
         name alone would tell the table that a secret offer was changed)."""
@@ -277,7 +278,7 @@ class Table:
         for line in self._lines[index]:
             if line.audience is None:
                 return line.text
-        return f"a private step by {self._actor_label(entry.actor)}"
+        return f"a private step by {self.actor_label(entry.actor)}"
 
     def _refuse_if_stale(self, seen: int | None) -> None:
         if seen is not None and seen != self.state_no:

@@ -246,7 +246,7 @@ def host_context(table: Table) -> dict[str, Any]:
     except Exception:
         cards = []
     moves = [
-        {"seq": e.seq, "name": e.name, "actor": _actor_name(e.actor, table.seat_names), "source": e.source}
+        {"seq": e.seq, "summary": table.public_summary(e)}
         for e in active_moves(table)
     ]
     chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
@@ -272,10 +272,6 @@ def host_context(table: Table) -> dict[str, Any]:
     }
 
 
-def _actor_name(actor: str, names: tuple[str, ...]) -> str:
-    if actor.startswith("seat:") and actor[5:].isdigit() and int(actor[5:]) < len(names):
-        return names[int(actor[5:])]
-    return actor
 
 
 @bp.get("/t/<table_id>")

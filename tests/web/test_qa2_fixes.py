@@ -50,3 +50,20 @@ def test_world_of_waste_says_ended_early_only_when_it_was(app: Flask) -> None:
     assert "Ended early" not in client.get(f"/t/{table.id}").text
     table.submit(Command(HOST, "end", {"reason": "the bus"}))
     assert "Ended early by the host" in client.get(f"/t/{table.id}").text
+
+
+def test_the_host_s_recent_moves_name_steps_by_their_public_words(app: Flask) -> None:
+    from companion.commands import Actor
+    from web import dashboard_of
+
+    from .conftest import login
+
+    table = dashboard_of(app).room.open_table("tally", ["Ann", "Bob"])
+    table.submit(Command(Actor.of_seat(0), "add", {"amount": 2}))
+    table.submit(Command(Actor.of_seat(1), "peek"))  # only a private line
+    client = app.test_client()
+    login(client)
+    page = client.get(f"/host/t/{table.id}").text
+    recent = page.split('class="recent"', 1)[1].split("</ol>", 1)[0]
+    assert "seat 0 adds 2" in recent and "a private step by Bob" in recent
+    assert "peek" not in recent
