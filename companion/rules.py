@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: The rule texts, by their short number.  ``Citation.seed`` uses the short
@@ -22,6 +23,12 @@ SEED_FILES: Mapping[str, str] = {
     "004": "004_7c4cdb1ff50a460b.txt",
     "notes": "notes/games-data.md",
 }
+
+
+#: the companion's own rules (cited as ``core``): what the texts leave to the
+#: table and the companion decides (undo, corrections, ending early), written
+#: out so a citation of them opens words like any seed's
+CORE_RULES_FILE = Path(__file__).with_name("core_rules.md")
 
 
 def seed_file(seed: str) -> str:

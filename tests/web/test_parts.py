@@ -40,7 +40,8 @@ def test_passage_finds_a_quote_and_a_section(tmp_path: Path) -> None:
     assert not passage(seeds, "004", "Nowhere").found
     assert "not available" in passage(seeds, "000", "Intro").note  # file absent
     assert "not available" in passage(None, "004", "Intro").note  # no seeds at all
-    assert "companion itself" in passage(seeds, "core", "Undo by the host").note
+    assert passage(seeds, "core", "Undo by the host").found  # the companion's own text, in the package
+    assert "no rule text called" in passage(seeds, "999", "Intro").note
 
 
 def test_real_seed_passage_when_present() -> None:

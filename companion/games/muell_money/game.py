@@ -963,10 +963,10 @@ class MuellMoney(Game[MuellState, Move]):
         if winner is None:
             if state.options["unsold_lot"] == "seller-free":
                 state.seats[seller].raw += auction.lot
-                lines.append(say(f"Nobody bids: {state.name(seller)} keeps the {_raw(auction.lot)} for nothing", R.UNSOLD))
+                lines.append(say(f"Nobody bids: {state.name(seller)} keeps the {_raw(auction.lot)} for nothing", R.UNSOLD_SELLER))
             else:
                 state.supply += auction.lot
-                lines.append(say(f"Nobody bids: the {_raw(auction.lot)} {'goes' if auction.lot == 1 else 'go'} back to the supply", R.UNSOLD))
+                lines.append(say(f"Nobody bids: the {_raw(auction.lot)} {'goes' if auction.lot == 1 else 'go'} back to the supply", R.UNSOLD_RETURNED))
         else:
             buyer = state.seats[winner]
             buyer.raw += auction.lot

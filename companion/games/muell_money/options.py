@@ -7,6 +7,7 @@ one at setup.  Points the texts leave open are ordinary table settings.
 
 from __future__ import annotations
 
+from companion.games.muell_money import citations as R
 from companion.rules import Reading, RuleOption, cite
 
 BRIBERY = RuleOption(
@@ -140,12 +141,12 @@ UNSOLD_LOT = RuleOption(
         Reading(
             "returned",
             "Nobody gets it: the lot goes back to the common supply.",
-            (cite("000", "Play Cards", "The highest bidder puts the raw materials on their tower."),),
+            (R.UNSOLD_RETURNED,),
         ),
         Reading(
             "seller-free",
             "The seller keeps the lot for nothing.",
-            (cite("004", "Raw Materials", "The seller has the last bid."),),
+            (R.UNSOLD_SELLER,),
         ),
     ),
     default="returned",

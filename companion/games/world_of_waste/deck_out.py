@@ -29,7 +29,8 @@ OUT_OF_GAME_RULE = cite(
     SEED, "4. Auction", "Put the auctioned cards into an incineration pile and these cards are now out of the game."
 )
 MIX_RULE = cite(SEED, "2. Distribute the Waste", "Mix all the cards thoroughly and then give out to each player")
-SILENT_RULE = cite("notes", "World of Waste", "seed 001 does not say what happens when the deck runs out")
+#: seed 001 does not say what happens when the deck runs out, and nothing else was found
+SILENT_RULE = cite("notes", "World of Waste", "Nothing beyond seed 001 was found anywhere.")
 
 END = "end"
 RESHUFFLE = "reshuffle"

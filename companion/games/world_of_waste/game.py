@@ -87,7 +87,7 @@ BOSS_TIE_RULE = cite(
     "6. Sort the waste",
     "If there are two or more players who have the fewest points, the boss goes to the lowest-ranked player AND is the closest to the left of the current boss.",
 )
-DEAL_RULE = cite(SEED, "2. Distribute the Waste", "2 players: 7 cards each / 3 players: 7 cards each / 4 players: 6 cards each.")
+DEAL_RULE = cite(SEED, "2. Distribute the Waste", "2 players: 7 cards each ... 3 players: 7 cards each ... 4 players: 6 cards each.")
 DRAFT_RULE = cite(
     SEED,
     "2. Distribute the Waste",
@@ -145,7 +145,8 @@ SORT_RULE = cite(
 )
 ROUNDS_RULE = cite(SEED, "The winner of WASTE", "Start again from stage one unless you have played the third and last round.")
 SUMMARY_RULE = cite(SEED, "6. Sort the waste", "Each type of waste gives different points and is explained further down.")
-CARD_RULE = cite("notes", "World of Waste", "card counts are unknown: the deck is the edition's data")
+#: the card counts are unknown, so the deck is the edition's data
+CARD_RULE = cite("notes", "World of Waste", "Unknown: how many cards of each type")
 
 
 class Phase(enum.Enum):
