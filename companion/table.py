@@ -14,6 +14,7 @@ a time, in the order they arrive.
 from __future__ import annotations
 
 import copy
+import re
 import secrets
 import threading
 import time
@@ -106,6 +107,7 @@ class Table:
             self._remember(entry)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
+        self._nudges = 0
         self._listeners: list[Listener] = []
         self._state = fold(self.game, config, self._entries)
 
@@ -306,11 +308,20 @@ class Table:
             listener(self, accepted)
 
     def wait_for_change(self, seen: int, timeout: float) -> int:
-        """Block until the state number differs from ``seen`` or ``timeout``
-        seconds pass; returns the current state number."""
+        """Block until the state number differs from ``seen``, :meth:`nudge`
+        is called, or ``timeout`` seconds pass; returns the current state
+        number."""
         with self._changed:
-            self._changed.wait_for(lambda: self.state_no != seen, timeout=timeout)
+            nudges = self._nudges
+            self._changed.wait_for(lambda: self.state_no != seen or self._nudges != nudges, timeout=timeout)
             return self.state_no
+
+    def nudge(self) -> None:
+        """Wake everyone in :meth:`wait_for_change` without a new state: something
+        around the table changed (a phone took or lost a seat) and they look again."""
+        with self._changed:
+            self._nudges += 1
+            self._changed.notify_all()
 
 
 class Room:
@@ -406,7 +417,19 @@ def _seats(seats: Sequence[Seat | Mapping[str, str] | str], colours: tuple[str, 
     names = [s.name.lower() for s in out]
     if len(set(names)) != len(names):
         raise SetupError("two seats have the same name")
-    reserved = {"host", "chance"}
-    if reserved & set(names) or any(n.startswith("seat:") for n in names):
+    if any(n.startswith("seat:") for n in names):
         raise SetupError("a seat may not be called 'host', 'chance' or 'seat:N'")
+    for i, seat in enumerate(out):
+        first = _FIRST_WORD.match(seat.name)
+        if first is not None and first.group(0).lower() in ("host", "chance"):
+            raise SetupError(f"seat {i + 1}: {seat.name!r} reads as the host or chance in the log "
+                             "(a seat may not be called 'host', 'chance' or 'seat:N'): give it a name of its own")
+        if any(ch in _BRACKETS for ch in seat.name):
+            raise SetupError(f"seat {i + 1}: a name has no brackets (the log writes where a move came "
+                             "from in brackets, as in 'Chance (host)')")
     return out
+
+
+#: a name's first word: "Chance (host)" and "host-2" read as chance and the host
+_FIRST_WORD = re.compile(r"[^\W_]+")
+_BRACKETS = frozenset("()[]{}<>")

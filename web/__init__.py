@@ -18,7 +18,7 @@ from flask import Flask
 
 from companion.store import Store, default_db_path
 from companion.table import Room
-from web.dashboard import Dashboard, HardwareLike, new_join_code, new_pin
+from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
 
 #: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
 DEFAULT_SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
@@ -85,15 +85,19 @@ def create_app(config: WebConfig | None = None) -> Flask:
         db_path = cfg.db_path or default_db_path()
         room = Room(Store(db_path))
     seeds = cfg.seeds_dir if cfg.seeds_dir is not None else default_seeds_dir()
+    secret_key = cfg.secret_key or secret_key_for(Path(db_path))
+    pin = cfg.host_pin or new_pin()
+    logins_path = Path(db_path).with_name(Path(db_path).name + ".host-logins")
     dashboard = Dashboard(
         room,
-        pin=cfg.host_pin or new_pin(),
+        pin=pin,
         join_code=cfg.join_code or new_join_code(),
         seeds_dir=seeds,
         hardware=cfg.hardware,
+        host_logins=HostLogins(logins_path, pin, secret_key),
     )
     app.config.update(
-        SECRET_KEY=cfg.secret_key or secret_key_for(Path(db_path)),
+        SECRET_KEY=secret_key,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         TESTING=cfg.testing,

@@ -63,12 +63,16 @@ def csrf_token() -> str:
     return token
 
 
+def csrf_matches(sent: object) -> bool:
+    """Whether ``sent`` is this session's CSRF token."""
+    known = session.get("csrf")
+    return isinstance(known, str) and hmac.compare_digest(str(sent), known)
+
+
 def _check_csrf() -> None:
     if request.method != "POST":
         return
-    sent = request.form.get("csrf", "")
-    known = session.get("csrf")
-    if not isinstance(known, str) or not hmac.compare_digest(str(sent), known):
+    if not csrf_matches(request.form.get("csrf", "")):
         abort(400, description="This form is out of date (or came from another site). Reload the page and try again.")
 
 
@@ -101,12 +105,52 @@ def _start_clock() -> None:
     g.started = time.perf_counter()
 
 
+#: a private link's seat token in a path (``/s/<table>/<seat>/key/<token>``)
+#: and a CSRF token in a query (the photo upload's address)
+_KEY_IN_PATH = re.compile(r"(/s/[^/]*/[^/]*/key/)[^/?]*")
+_CSRF_IN_QUERY = re.compile(r"([?&]csrf=)[^&]*")
+
+
+def loggable_path(path: str) -> str:
+    """A request's path and query as the access log writes it: a private
+    link's token replaced by ``…`` (the log is no place for a seat's key),
+    and every character outside printable ASCII percent-encoded, so a
+    ``%0a`` in a path cannot start a forged line of its own.  A CSRF token
+    in a query is replaced the same way."""
+    path = _CSRF_IN_QUERY.sub(r"\1…", _KEY_IN_PATH.sub(r"\1…", path))
+    return "".join(ch if "!" <= ch <= "~" or ch == "…" else
+                   "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogateescape"))
+                   for ch in path)
+
+
 def _log_request(resp: BaseResponse) -> BaseResponse:
     """The access log line: for a live stream, when the stream starts (its
     keep-alives are not requests and are not logged)."""
     started = g.get("started")
     ms = (time.perf_counter() - started) * 1000 if isinstance(started, float) else 0.0
-    access_log.info("%s %s %s %.1f ms", request.method, request.full_path.rstrip("?"), resp.status_code, ms)
+    access_log.info("%s %s %s %.1f ms", loggable_path(request.method), loggable_path(request.full_path.rstrip("?")),
+                    resp.status_code, ms)
+    return resp
+
+
+#: the blueprints whose every answer is private to one seat or the host:
+#: seat pages, their live fragments and streams, the join pages (they know
+#: which seat this phone holds), every host page, the station scan and the
+#: game-record export
+PRIVATE_BLUEPRINTS = frozenset({"seat", "host", "station"})
+#: the one caching policy for a private answer: never stored, by the
+#: browser (its back button, its disk cache) nor by anything in between
+PRIVATE_CACHE = "no-store, private"
+
+
+def _private_cache(resp: BaseResponse) -> BaseResponse:
+    """Every answer of a private blueprint, errors and redirects included,
+    gets the one private policy (streams and fragments too: they carry the
+    same secrets as the page)."""
+    if request.blueprint in PRIVATE_BLUEPRINTS:
+        resp.headers["Cache-Control"] = PRIVATE_CACHE
+        resp.headers["Pragma"] = "no-cache"
+        resp.headers["Referrer-Policy"] = "no-referrer"
     return resp
 
 
@@ -115,6 +159,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         app.before_request(_start_clock)
         app.after_request(_log_request)
     app.before_request(_check_csrf)
+    app.after_request(_private_cache)
     app.jinja_env.globals.update(
         csrf_token=csrf_token,
         css_colour=css_colour,
@@ -329,7 +374,12 @@ def stream(
 ) -> Response:
     """A view's event stream: a ``view`` event with the rendered fragment
     whenever the table (or ``fingerprint``) changes, a keep-alive comment
-    every ``keepalive`` seconds, ``goto`` when the page should move."""
+    every ``keepalive`` seconds, ``goto`` when the page should move.
+
+    ``goto`` is asked first on every turn of the loop, before anything is
+    rendered: a seat's stream asks whether its phone still holds the seat,
+    so a seat the host freed (or gave to another phone) gets no more views
+    and its stream ends at once (:meth:`Table.nudge` wakes it)."""
     keepalive = float(current_app.config["COMPANION_KEEPALIVE"])
     poll = float(current_app.config["COMPANION_POLL"])
 
@@ -341,16 +391,16 @@ def stream(
         last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
         last_sent = time.monotonic()
         while True:
-            now_mark = mark()
-            if now_mark != last:
-                last = now_mark
-                yield sse_event("view", render(), table.state_no)
-                last_sent = time.monotonic()
             if goto is not None:
                 target = goto()
                 if target:
                     yield sse_event("goto", target)
                     return
+            now_mark = mark()
+            if now_mark != last:
+                last = now_mark
+                yield sse_event("view", render(), table.state_no)
+                last_sent = time.monotonic()
             table.wait_for_change(last[0], timeout=poll)
             if time.monotonic() - last_sent >= keepalive:
                 yield ": keep-alive\n\n"

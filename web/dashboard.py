@@ -2,14 +2,20 @@
 screen shows, the host PIN, the join code, and each seat's secret token.
 
 Seat tokens are stored (as SHA-256 digests, never in clear) in the store's
-per-table meta, so phones keep their seats across a restart.  The join code
-and the PIN live only in this process unless configured.
+per-table meta, so phones keep their seats across a restart; this process
+keeps a copy of the digests, so a live stream re-checks its seat on every
+turn of its loop without asking the store.  The join code and the PIN live
+only in this process unless configured.  The host's login is a random token
+(:class:`HostLogins`): the session cookie carries nothing derived from the
+PIN.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import os
 import secrets
 import threading
 import time
@@ -26,6 +32,8 @@ from companion.table import Room, Table
 #: letters that cannot be mistaken for each other when read off a TV
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ENDED_KEY = "ended_by_host"
+#: when the table screen last showed a table (``time.time()``), in its meta
+SHOWN_KEY = "shown_at"
 
 
 class HardwareLike(Protocol):
@@ -65,12 +73,15 @@ def _digest(token: str) -> str:
 
 
 @dataclass
-class PinGuard:
-    """Slows down guessing the host PIN: after ``limit`` wrong tries from one
-    address, that address waits ``lockout`` seconds."""
+class AttemptGuard:
+    """Slows down guessing (the host PIN, the join code): after ``limit``
+    wrong tries from one address, that address waits ``lockout`` seconds.
+    At most ``addresses`` addresses are remembered (the oldest go first), so
+    a flood of addresses cannot grow it without bound."""
 
     limit: int = 8
     lockout: float = 60.0
+    addresses: int = 1024
     _fails: dict[str, tuple[int, float]] = field(default_factory=dict)
 
     def locked(self, who: str, now: float | None = None) -> bool:
@@ -84,11 +95,90 @@ class PinGuard:
 
     def failed(self, who: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
-        count, _ = self._fails.get(who, (0, 0.0))
+        count, since = self._fails.pop(who, (0, now))
+        if now - since >= self.lockout:  # an old slip is forgotten
+            count = 0
         self._fails[who] = (count + 1, now)
+        while len(self._fails) > self.addresses:
+            self._fails.pop(next(iter(self._fails)))
 
     def passed(self, who: str) -> None:
         self._fails.pop(who, None)
+
+
+#: the older name (the PIN was the first thing guarded)
+PinGuard = AttemptGuard
+
+
+class HostLogins:
+    """The host's logins.  Each login is a random token that goes into the
+    host's session cookie; only its SHA-256 digest is kept here, and in a
+    file beside the database (``<db>.host-logins``, mode 0600) so a restart
+    keeps the host logged in while the PIN stays the same.  Nothing in the
+    cookie is derived from the PIN: a copied cookie reveals nothing, and
+    logging out ends that login for every copy of the cookie.
+
+    The file marks which PIN the logins were made under with an HMAC of the
+    PIN keyed by the app's secret key (kept on the Pi only); started with
+    another PIN, the companion forgets every earlier login."""
+
+    #: the most logins kept (the oldest go first)
+    LIMIT = 16
+
+    def __init__(self, path: Path | None, pin: str, key: str) -> None:
+        self.path = path
+        self._pin_tag = hmac.new(key.encode(), b"host-pin:" + pin.encode(), hashlib.sha256).hexdigest()
+        self._lock = threading.Lock()
+        self._digests: list[str] = self._load()
+
+    def _load(self) -> list[str]:
+        if self.path is None:
+            return []
+        try:
+            saved = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        if not isinstance(saved, dict) or saved.get("pin") != self._pin_tag:
+            return []
+        digests = saved.get("logins")
+        if not isinstance(digests, list):
+            return []
+        return [d for d in digests if isinstance(d, str) and len(d) == 64][-self.LIMIT:]
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        text = json.dumps({"pin": self._pin_tag, "logins": self._digests})
+        temp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temp, self.path)
+        except OSError:
+            pass  # the login still holds until the next restart
+
+    def grant(self) -> str:
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self._digests = [*self._digests, _digest(token)][-self.LIMIT:]
+            self._save()
+        return token
+
+    def valid(self, token: object) -> bool:
+        if not isinstance(token, str) or not token or len(token) > 100:
+            return False
+        digest = _digest(token)
+        with self._lock:
+            return any(hmac.compare_digest(digest, d) for d in self._digests)
+
+    def revoke(self, token: object) -> None:
+        if not isinstance(token, str):
+            return
+        digest = _digest(token)
+        with self._lock:
+            self._digests = [d for d in self._digests if d != digest]
+            self._save()
 
 
 class Dashboard:
@@ -102,23 +192,43 @@ class Dashboard:
         join_code: str,
         seeds_dir: Path | None,
         hardware: HardwareLike | None = None,
+        host_logins: HostLogins | None = None,
     ) -> None:
         self.room = room
         self.pin = pin
         self.join_code = join_code.upper()
         self.seeds_dir = seeds_dir
         self.hardware = hardware
-        self.pin_guard = PinGuard()
+        self.pin_guard = AttemptGuard()
+        self.join_guard = AttemptGuard()
+        self.host_logins = host_logins or HostLogins(None, pin, secrets.token_hex(16))
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
-        self._current: str | None = None
+        self._current: str | None = self._shown_before()
         self._chart_cache: dict[tuple[str, int], Any] = {}
-        tables = room.tables()
-        if tables:
-            self._current = tables[-1].id
+        #: table id -> seat -> digest of its token (a copy of the store's meta)
+        self._seat_digests: dict[str, dict[int, str]] = {}
         if hardware is not None:
             hardware.set_table(self._current)
+
+    def _shown_before(self) -> str | None:
+        """After a restart: the unfinished table the table screen showed last
+        (the host's *Show on the table screen*, or opening it), else the
+        newest unfinished one."""
+        tables = self.room.tables()
+        if not tables:
+            return None
+        shown = {t.id: self.room.store.meta(t.id).get(SHOWN_KEY, "") for t in tables}
+
+        def when(table: Table) -> float:
+            try:
+                return float(shown[table.id])
+            except ValueError:
+                return -1.0
+
+        last = max(tables, key=when)
+        return last.id if when(last) >= 0 else tables[-1].id
 
     # the table on the table screen ---------------------------------------------
     @property
@@ -136,6 +246,8 @@ class Dashboard:
             self._current = table_id
             self._version += 1
             self._changed.notify_all()
+        if table_id is not None:
+            self.room.store.set_meta(table_id, SHOWN_KEY, repr(time.time()))
         if self.hardware is not None:
             self.hardware.set_table(table_id)
 
@@ -196,9 +308,27 @@ class Dashboard:
             self._changed.notify_all()
 
     # seats and their tokens -----------------------------------------------------
+    def _digests(self, table: Table) -> dict[int, str]:
+        """Seat -> digest of its token (read from the store once per table)."""
+        with self._lock:
+            known = self._seat_digests.get(table.id)
+            if known is None:
+                meta = self.room.store.meta(table.id)
+                known = {int(k[5:]): v for k, v in meta.items()
+                         if k.startswith("seat:") and k[5:].isdigit() and len(k) < 12 and v}
+                self._seat_digests[table.id] = known
+            return known
+
     def taken_seats(self, table: Table) -> set[int]:
-        meta = self.room.store.meta(table.id)
-        return {int(k[5:]) for k, v in meta.items() if k.startswith("seat:") and v}
+        return set(self._digests(table))
+
+    def _seats_changed(self, table: Table) -> None:
+        """A phone took or lost a seat: every page redraws its seat list
+        ("(no phone)"), and a stream of a seat that lost its phone ends now."""
+        with self._changed:
+            self._version += 1
+            self._changed.notify_all()
+        table.nudge()
 
     def claim_seat(self, table: Table, seat: int) -> str:
         """A new secret token for ``seat``; refuses a seat that has one."""
@@ -212,16 +342,23 @@ class Dashboard:
                 )
             token = secrets.token_urlsafe(24)
             self.room.store.set_meta(table.id, f"seat:{seat}", _digest(token))
+            self._digests(table)[seat] = _digest(token)
+        self._seats_changed(table)
         return token
 
     def seat_token_ok(self, table: Table, seat: int, token: str | None) -> bool:
-        if not token:
+        if not token or len(token) > 100:
             return False
-        stored = self.room.store.meta(table.id).get(f"seat:{seat}", "")
+        stored = self._digests(table).get(seat, "")
         return bool(stored) and hmac.compare_digest(stored, _digest(token))
 
     def free_seat(self, table: Table, seat: int) -> None:
-        self.room.store.set_meta(table.id, f"seat:{seat}", "")
+        """The seat's token stops working at once: its pages answer 403 and
+        its open live streams end (they send the phone to the join page)."""
+        with self._lock:
+            self.room.store.set_meta(table.id, f"seat:{seat}", "")
+            self._digests(table).pop(seat, None)
+        self._seats_changed(table)
 
     # the host PIN ------------------------------------------------------------------
     def pin_ok(self, attempt: str) -> bool:

@@ -3,7 +3,6 @@ undo, end, export, and see the hardware."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import time
@@ -42,12 +41,10 @@ bp = Blueprint("host", __name__, url_prefix="/host")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _pin_mark(pin: str) -> str:
-    return hashlib.sha256(("host:" + pin).encode()).hexdigest()
-
-
 def is_host() -> bool:
-    return session.get("host") == _pin_mark(dash().pin)
+    """The session holds one of the host's logins (a random token: nothing
+    in the cookie is derived from the PIN)."""
+    return dash().host_logins.valid(session.get("host"))
 
 
 def host_only(view: F) -> F:
@@ -75,7 +72,7 @@ def login() -> BaseResponse:
             abort(429, description="Too many wrong PINs: wait a minute.")
         if d.pin_ok(str(request.form.get("pin", ""))[:20]):
             d.pin_guard.passed(who)
-            session["host"] = _pin_mark(d.pin)
+            session["host"] = d.host_logins.grant()
             return redirect(next_url, code=303)
         d.pin_guard.failed(who)
         wrong = True
@@ -85,7 +82,8 @@ def login() -> BaseResponse:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
-    session.pop("host", None)
+    """Ends this login for every copy of the cookie, not just this browser's."""
+    dash().host_logins.revoke(session.pop("host", None))
     return redirect(url_for("screen.index"), code=303)
 
 

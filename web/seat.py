@@ -57,13 +57,29 @@ def join() -> BaseResponse:
     code = request.args.get("code", "").strip()
     if code:
         return redirect(url_for("seat.join_code", code=code.upper()))
-    return Response(render_template("join.html", bad_code=False))
+    return Response(render_template("join.html", bad_code=False, freed=request.args.get("freed") == "1"))
+
+
+def join_code_right(code: str) -> bool:
+    """Whether ``code`` is the join code; wrong guesses from one address are
+    slowed down like wrong PINs (a 429 for a minute after 8 of them), so the
+    4-letter code cannot be tried through from the same Wi-Fi."""
+    d = dash()
+    who = request.remote_addr or "?"
+    if d.join_guard.locked(who):
+        abort(429, description="Too many wrong join codes from this phone: wait a minute, "
+                               "then type the code shown on the table screen.")
+    if d.join_code_ok(code):
+        d.join_guard.passed(who)
+        return True
+    d.join_guard.failed(who)
+    return False
 
 
 @bp.get("/j/<code>")
 def join_code(code: str) -> BaseResponse:
     d = dash()
-    if not d.join_code_ok(code):
+    if not join_code_right(code):
         return Response(render_template("join.html", bad_code=True), status=403)
     wanted = request.args.get("t")
     tables = [t for t in d.tables() if not d.finished(t)]
@@ -81,7 +97,7 @@ def join_code(code: str) -> BaseResponse:
 @bp.post("/j/<code>/claim")
 def claim(code: str) -> BaseResponse:
     d = dash()
-    if not d.join_code_ok(code):
+    if not join_code_right(code):
         abort(403, description="That join code is not right: look at the table screen.")
     table = d.room.get(str(request.form.get("table", ""))[:40])
     try:
@@ -168,8 +184,14 @@ def seat_live(table_id: str, seat: int) -> Response:
 def seat_stream(table_id: str, seat: int) -> Response:
     table, token = _authorised(table_id, seat)
     d = dash()
+    gone = url_for("seat.join", freed="1")
+
+    def goto() -> str | None:
+        """A freed or re-claimed seat: no more views, the phone goes to join."""
+        return None if d.seat_token_ok(table, seat, token) else gone
+
     return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
-                  seen=request.args.get("seen", type=int), fingerprint=lambda: d.version)
+                  seen=request.args.get("seen", type=int), fingerprint=lambda: d.version, goto=goto)
 
 
 @bp.post("/s/<table_id>/<int:seat>/act")

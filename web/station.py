@@ -30,9 +30,9 @@ from companion.errors import Refusal
 from companion.games.base import HOST_SCREEN
 from companion.table import Table
 from companion.tags import CardRegistry, TagError
-from web.common import Result, answer, dash, submit
+from web.common import Result, answer, csrf_matches, dash, submit
 from web.forms import FormError, read_state_no
-from web.host import host_only
+from web.host import host_only, is_host
 
 bp = Blueprint("station", __name__, url_prefix="/host/t/<table_id>/station")
 
@@ -48,12 +48,20 @@ SOURCE = "scanner"
 @bp.url_value_preprocessor
 def _allow_photo(endpoint: str | None, values: dict[str, Any] | None) -> None:
     """The app takes 64 KB per request; the photo upload takes up to
-    ``MAX_PHOTO_BYTES``.  This runs before the CSRF check reads the form."""
-    if endpoint == "station.upload":
-        request.max_content_length = MAX_PHOTO_BYTES
-        if request.content_length is not None and request.content_length > MAX_PHOTO_BYTES:
-            abort(413, description=f"The photo is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB: "
-                                   "take it at a lower resolution or send a JPEG.")
+    ``MAX_PHOTO_BYTES``, but only from the host, with the form's CSRF token
+    in the upload's address (``?csrf=``): both are checked here, before
+    anything reads the body, so nobody else can make the companion read 20
+    MB.  (This runs before the app's CSRF check, which reads the form.)"""
+    if endpoint != "station.upload" or request.method != "POST":
+        return
+    if not is_host():
+        abort(403, description="Only the host may do that: log in with the host PIN.")
+    if not csrf_matches(request.args.get("csrf", "")):
+        abort(400, description="This form is out of date (or came from another site). Reload the page and try again.")
+    request.max_content_length = MAX_PHOTO_BYTES
+    if request.content_length is not None and request.content_length > MAX_PHOTO_BYTES:
+        abort(413, description=f"The photo is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB: "
+                               "take it at a lower resolution or send a JPEG.")
 
 
 @dataclass(frozen=True)

@@ -92,9 +92,11 @@ def upload(client: FlaskClient, table: Table, photo: bytes, seat: int = 1, token
     import io
 
     data: dict[str, Any] = {"state_no": str(table.state_no), "seat": str(seat), "photo": (io.BytesIO(photo), name)}
-    if token is not None:
+    query = ""
+    if token is not None:  # the page's form carries it in the body and in its address
         data["csrf"] = token
-    return client.post(f"/host/t/{table.id}/station/photo", data=data, content_type="multipart/form-data")
+        query = f"?csrf={token}"
+    return client.post(f"/host/t/{table.id}/station/photo{query}", data=data, content_type="multipart/form-data")
 
 
 def read_ids(html: str) -> list[str]:

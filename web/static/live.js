@@ -105,7 +105,12 @@
   function refresh() {
     if (!live || !live.dataset.live) return Promise.resolve();
     return fetch(live.dataset.live, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
-      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (r) {
+        /* the seat was freed or the login ended: nothing private stays on the
+           screen; the page itself says what to do (join again, log in) */
+        if (r.status === 403) { window.location.reload(); return null; }
+        return r.ok ? r.text() : null;
+      })
       .then(function (html) { if (html) swap(html); })
       .catch(function () {});
   }
