@@ -8,6 +8,8 @@
 * ``stale``: sent against an older state number (someone moved first).
 * ``unknown-table`` / ``setup``: the table does not exist, or its setup is
   not valid.
+* ``store-full`` / ``store-read-only`` / ``store-failing``: the store could
+  not record it (``StoreUnavailable``: HTTP 507 or 503).
 
 A refused command changes nothing.  The web layer shows ``code`` and
 ``message``; the message already names the rule and its source.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules import Citation
+from companion.store_words import REFUSED
 
 
 class Refusal(Exception):
@@ -64,3 +67,24 @@ class UnknownTable(Refusal):
 
 class SetupError(Refusal):
     code = "setup"
+
+
+class StoreUnavailable(Refusal):
+    """The store could not record a change: its storage is full, read-only
+    or failing.  Nothing was written and nothing changed in memory; once the
+    storage works again the same command is accepted (no restart)."""
+
+    code = "store-unavailable"
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(REFUSED.get(kind, REFUSED["failing"]))
+        #: ``full``, ``read-only`` or ``failing``
+        self.kind = kind if kind in REFUSED else "failing"
+        #: SQLite's own words, for the log (not for players)
+        self.detail = detail
+        self.code = f"store-{self.kind}"
+
+    @property
+    def status(self) -> int:
+        """507 Insufficient Storage for a full store, else 503."""
+        return 507 if self.kind == "full" else 503

@@ -5,20 +5,29 @@ and every undo, in order, numbered from 1.  Nothing is ever updated or
 deleted: an undo is a new entry naming the entries it takes back.  A
 commit returns only once SQLite has synced the WAL, so an accepted command
 survives a killed process or a pulled plug.
+
+When the storage cannot take a write (the card is full, read-only or
+failing) the transaction is rolled back and ``StoreUnavailable`` says so;
+the store remembers it (``health()``) for the screens, and the next write
+that succeeds clears it: no restart is needed.  A file that is not a
+readable store at all is ``StoreDamaged`` (see ``companion.recovery``).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.errors import StoreUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -51,6 +60,95 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS log_is_append_only_delete BEFORE DELETE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
+
+
+#: below this much free space the host page warns (``COMPANION_LOW_SPACE_MB``)
+DEFAULT_LOW_SPACE = 64 * 1024 * 1024
+#: how long a measured free space is reused (a statvfs per screen refresh is
+#: cheap, but there is no need for more than one every few seconds)
+FREE_SPACE_TTL = 5.0
+#: after a write refused for a full card, this much more free space means
+#: someone made room: the screens stop saying "full" before the next write
+SPACE_RETURNED = 1024 * 1024
+
+#: SQLite's primary result codes that mean the storage, not the command, failed
+_STORAGE_CODES = {
+    sqlite3.SQLITE_FULL: "full",
+    sqlite3.SQLITE_READONLY: "read-only",
+    sqlite3.SQLITE_CANTOPEN: "read-only",
+    sqlite3.SQLITE_IOERR: "failing",
+    sqlite3.SQLITE_CORRUPT: "failing",
+    sqlite3.SQLITE_NOTADB: "failing",
+    sqlite3.SQLITE_PERM: "read-only",
+}
+
+
+def storage_kind(err: BaseException) -> str | None:
+    """``full``, ``read-only`` or ``failing`` when ``err`` is SQLite saying the
+    storage failed; ``None`` for any other error (a broken constraint, a bug)."""
+    if isinstance(err, OSError):
+        if err.errno == errno.ENOSPC:
+            return "full"
+        if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return "read-only"
+        return "failing"
+    code = getattr(err, "sqlite_errorcode", None)
+    if not isinstance(err, sqlite3.Error) or not isinstance(code, int):
+        return None
+    return _STORAGE_CODES.get(code & 0xFF)
+
+
+def low_space_from_env() -> int:
+    """``$COMPANION_LOW_SPACE_MB`` in bytes, else the default (64 MB)."""
+    raw = os.environ.get("COMPANION_LOW_SPACE_MB", "")
+    try:
+        return max(0, int(float(raw) * 1024 * 1024)) if raw.strip() else DEFAULT_LOW_SPACE
+    except ValueError:
+        return DEFAULT_LOW_SPACE
+
+
+class StoreDamaged(Exception):
+    """The file is not a store that can be read: damaged, truncated, not a
+    database, or unreadable.  The file is left exactly as it is."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+        self.path = path
+        self.why = why
+
+
+@dataclass(frozen=True)
+class StoreHealth:
+    """What the screens say about the storage."""
+
+    #: ``ok``, ``low`` (writes work, space is running out), or the kind of the
+    #: last refused write: ``full``, ``read-only``, ``failing``
+    state: str
+    free_bytes: int | None
+    low_space_bytes: int
+    #: when the refused write happened (``time.time()``), for ``full`` etc.
+    since: float | None = None
+    detail: str = ""
+
+    @property
+    def refusing(self) -> bool:
+        return self.state in ("full", "read-only", "failing")
+
+    def free_text(self) -> str:
+        return human_bytes(self.free_bytes) if self.free_bytes is not None else "unknown"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "free_bytes": self.free_bytes,
+                "low_space_bytes": self.low_space_bytes, "since": self.since, "detail": self.detail}
+
+
+def human_bytes(n: int) -> str:
+    size = float(n)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} bytes"  # pragma: no cover
 
 
 def default_db_path() -> Path:
@@ -90,38 +188,183 @@ class StoredTable:
 
 
 class Store:
-    """The SQLite event log.  Safe to share between threads."""
+    """The SQLite event log.  Safe to share between threads.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    ``check`` runs SQLite's ``quick_check`` on opening (a damaged file is
+    ``StoreDamaged``, before anything is written to it)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        check: bool = True,
+        low_space_bytes: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.low_space_bytes = low_space_from_env() if low_space_bytes is None else low_space_bytes
+        self._clock = clock
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(
-            str(self.path), isolation_level=None, check_same_thread=False, timeout=30
-        )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._failure: tuple[str, float, str] | None = None
+        self._free_at_failure: int | None = None
+        self._free: tuple[float, int | None] | None = None
+        #: per table, its meta (read once, then kept in step with each commit)
+        self._meta: dict[str, dict[str, str]] = {}
+        self._health_listeners: list[Callable[[], None]] = []
+        self._finish_listeners: list[Callable[[str], None]] = []
+        self._db = self._open(check)
+
+    def _open(self, check: bool) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise StoreDamaged(self.path, "it is a directory, not a store file")
+        existed = self.path.exists()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreDamaged(self.path, f"its folder cannot be made: {err.strerror or err}") from None
+        db: sqlite3.Connection | None = None
+        try:
+            db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
+            if existed and check:
+                found = db.execute("PRAGMA quick_check").fetchall()
+                if [r[0] for r in found] != ["ok"]:
+                    first = str(found[0][0]) if found else "no answer"
+                    raise StoreDamaged(self.path, f"SQLite's check found {len(found)} problem(s), first: {first}")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+        except StoreDamaged:
+            if db is not None:
+                db.close()
+            raise
+        except sqlite3.Error as err:
+            if db is not None:
+                db.close()
+            kind = storage_kind(err)
+            if kind == "full" or (kind == "read-only" and existed):
+                # a sound store on a full or read-only card: serve what it holds
+                return self._open_read_only(err)
+            raise StoreDamaged(self.path, _damage_words(err)) from None
+        return db
+
+    def _open_read_only(self, why: sqlite3.Error) -> sqlite3.Connection:
+        """The store opened for reading only (every write refused), for a
+        card that is full or read-only at start."""
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+            db.execute("SELECT count(*) FROM tables").fetchone()
+        except sqlite3.Error:
+            try:  # no -wal beside it: nothing else can be changing it
+                if Path(str(self.path) + "-wal").exists():
+                    raise
+                db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None,
+                                     check_same_thread=False, timeout=30)
+                db.execute("SELECT count(*) FROM tables").fetchone()
+            except sqlite3.Error as err:
+                raise StoreDamaged(self.path, _damage_words(err)) from None
+        self._failure = (storage_kind(why) or "read-only", time.time(), str(why))
+        return db
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+    # health ---------------------------------------------------------------------
+    def on_health_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (no arguments) when writes start or stop failing."""
+        self._health_listeners.append(listener)
+
+    def on_finished(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(table_id)`` after a table was recorded as finished."""
+        self._finish_listeners.append(listener)
+
+    def free_bytes(self) -> int | None:
+        """Free space for the store's folder (what an unprivileged writer gets)."""
+        now = self._clock()
+        cached = self._free
+        if cached is not None and now - cached[0] < FREE_SPACE_TTL:
+            return cached[1]
+        try:
+            st = os.statvfs(self.path.parent)
+            free: int | None = st.f_bavail * st.f_frsize
+        except OSError:
+            free = None
+        self._free = (now, free)
+        return free
+
+    def health(self) -> StoreHealth:
+        free = self.free_bytes()
+        failure = self._failure
+        if failure is not None:
+            kind, since, detail = failure
+            # space was freed since the refused write: say so before the next write
+            freed = (kind == "full" and free is not None and self._free_at_failure is not None
+                     and free > self._free_at_failure + SPACE_RETURNED)
+            if not freed:
+                return StoreHealth(kind, free, self.low_space_bytes, since, detail)
+        low = free is not None and free < self.low_space_bytes
+        return StoreHealth("low" if low else "ok", free, self.low_space_bytes)
+
+    def _failed(self, err: BaseException, kind: str) -> StoreUnavailable:
+        changed = self._failure is None or self._failure[0] != kind
+        self._failure = (kind, time.time(), str(err))
+        self._free = None  # measure again: the card just said no
+        self._free_at_failure = self.free_bytes()
+        if changed:
+            self._tell_health()
+        return StoreUnavailable(kind, str(err))
+
+    def _succeeded(self) -> None:
+        if self._failure is not None:
+            self._failure = None
+            self._free = None
+            self._tell_health()
+
+    def _tell_health(self) -> None:
+        for listener in list(self._health_listeners):
+            listener()
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write: all of it or, when anything fails (also the COMMIT
+        itself, as on a full card), none of it."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        with suppress(sqlite3.Error):  # else SQLite rolled it back itself
+                            self._db.execute("ROLLBACK")
+                    raise
+            except (sqlite3.Error, OSError) as err:
+                kind = storage_kind(err)
+                if kind is None:
+                    raise
+                raise self._failed(err, kind) from err
+            self._succeeded()
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as err:
+                kind = storage_kind(err)
+                if kind is None:
+                    raise
+                raise self._failed(err, "failing") from err
 
     def pragma(self, name: str) -> Any:
-        with self._lock:
-            return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+        return self._read(f"PRAGMA {name}")[0][0]
+
+    def connection_for_backup(self) -> sqlite3.Connection:
+        """A separate read connection (the backup reads from it, so the
+        hot path is never blocked behind a backup)."""
+        return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
 
     # tables ---------------------------------------------------------------
     def create_table(self, table_id: str, game: str, config: Mapping[str, Any]) -> None:
@@ -135,29 +378,45 @@ class Store:
         sql = "SELECT id, game, config, created_at, finished_at FROM tables"
         if unfinished_only:
             sql += " WHERE finished_at IS NULL"
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY created_at, id").fetchall()
+        rows = self._read(sql + " ORDER BY created_at, id")
         return [StoredTable(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
 
     def table(self, table_id: str) -> StoredTable | None:
-        with self._lock:
-            r = self._db.execute(
-                "SELECT id, game, config, created_at, finished_at FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-        return None if r is None else StoredTable(r[0], r[1], json.loads(r[2]), r[3], r[4])
+        rows = self._read(
+            "SELECT id, game, config, created_at, finished_at FROM tables WHERE id = ?", (table_id,)
+        )
+        return None if not rows else StoredTable(rows[0][0], rows[0][1], json.loads(rows[0][2]), rows[0][3], rows[0][4])
 
-    def mark_finished(self, table_id: str, finished: bool = True) -> None:
+    def mark_finished(
+        self, table_id: str, finished: bool = True, *, meta: Mapping[str, str] | None = None
+    ) -> None:
+        """Record the table as finished (or not), with ``meta`` in the same
+        transaction."""
         with self._transaction() as db:
-            db.execute(
-                "UPDATE tables SET finished_at = ? WHERE id = ?",
-                (time.time() if finished else None, table_id),
-            )
+            self._set_finished(db, table_id, finished)
+            for key, value in (meta or {}).items():
+                self._put_meta(db, table_id, key, value)
+        self._remember_meta(table_id, meta or {})
+        if finished:
+            self._tell_finished(table_id)
+
+    @staticmethod
+    def _set_finished(db: sqlite3.Connection, table_id: str, finished: bool) -> None:
+        db.execute(
+            "UPDATE tables SET finished_at = ? WHERE id = ?",
+            (time.time() if finished else None, table_id),
+        )
+
+    def _tell_finished(self, table_id: str) -> None:
+        for listener in list(self._finish_listeners):
+            listener(table_id)
 
     # the log --------------------------------------------------------------
-    def append(self, table_id: str, entry: LogEntry) -> None:
+    def append(self, table_id: str, entry: LogEntry, *, finished: bool | None = None) -> None:
         """Append one entry; its ``seq`` must be the next number (else the
-        primary key refuses it, and nothing is written)."""
+        primary key refuses it, and nothing is written).  ``finished`` (when
+        not ``None``) records the table as finished or not in the same
+        transaction: both are written, or neither."""
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO log (table_id, seq, kind, actor, name, args, source, at, explanations)"
@@ -174,14 +433,17 @@ class Store:
                     json.dumps([dict(e) for e in entry.explanations]),
                 ),
             )
+            if finished is not None:
+                self._set_finished(db, table_id, finished)
+        if finished:
+            self._tell_finished(table_id)
 
     def entries(self, table_id: str) -> list[LogEntry]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, kind, actor, name, args, source, at, explanations FROM log"
-                " WHERE table_id = ? ORDER BY seq",
-                (table_id,),
-            ).fetchall()
+        rows = self._read(
+            "SELECT seq, kind, actor, name, args, source, at, explanations FROM log"
+            " WHERE table_id = ? ORDER BY seq",
+            (table_id,),
+        )
         return [
             LogEntry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], tuple(json.loads(r[7])))
             for r in rows
@@ -190,15 +452,44 @@ class Store:
     # small per-table facts the web layer keeps (join code, seat tokens) ----
     def set_meta(self, table_id: str, key: str, value: str) -> None:
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO table_meta (table_id, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
-                (table_id, key, value),
-            )
+            self._put_meta(db, table_id, key, value)
+        self._remember_meta(table_id, {key: value})
+
+    @staticmethod
+    def _put_meta(db: sqlite3.Connection, table_id: str, key: str, value: str) -> None:
+        db.execute(
+            "INSERT INTO table_meta (table_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id, key) DO UPDATE SET value = excluded.value",
+            (table_id, key, value),
+        )
+
+    def _remember_meta(self, table_id: str, values: Mapping[str, str]) -> None:
+        with self._lock:
+            known = self._meta.get(table_id)
+            if known is not None:
+                known.update(values)
 
     def meta(self, table_id: str) -> dict[str, str]:
+        """The table's meta; read from the file once, then kept in memory
+        (every page reads it: seat tokens, who has joined)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,)
-            ).fetchall()
-        return {k: v for k, v in rows}
+            known = self._meta.get(table_id)
+            if known is None:
+                rows = self._read("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,))
+                known = self._meta[table_id] = {k: v for k, v in rows}
+            return dict(known)
+
+
+def _damage_words(err: sqlite3.Error) -> str:
+    """SQLite's error as the reason a store cannot be used."""
+    name = getattr(err, "sqlite_errorname", "") or type(err).__name__
+    text = str(err)
+    if name.startswith("SQLITE_NOTADB"):
+        return "it is not a SQLite database (or its first page is damaged)"
+    if name.startswith("SQLITE_CORRUPT"):
+        return f"the file is damaged or truncated: {text}"
+    if name.startswith("SQLITE_CANTOPEN"):
+        return f"it cannot be opened: {text}"
+    if name.startswith("SQLITE_IOERR"):
+        return f"the card gave a read error: {text}"
+    return f"{text} ({name})"

@@ -228,12 +228,12 @@ class Table:
                 at=time.time(),
                 explanations=tuple(e.to_json() for e in outcome.explanations),
             )
-            self.store.append(self.id, entry)
+            # the entry and the finished mark in one transaction; the state in
+            # memory changes only once both are on the card
+            self.store.append(self.id, entry, finished=True if self.game.is_over(outcome.state) else None)
             self._remember(entry)
             self._state = outcome.state
             accepted = Accepted(entry.seq, self.state_no, tuple(outcome.explanations))
-            if self.game.is_over(self._state):
-                self.store.mark_finished(self.id)
             self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
@@ -263,10 +263,9 @@ class Table:
                 at=time.time(),
                 explanations=tuple(e.to_json() for e in lines),
             )
-            self.store.append(self.id, entry)
+            self.store.append(self.id, entry, finished=bool(self.game.is_over(new_state)))
             self._remember(entry)
             self._state = new_state
-            self.store.mark_finished(self.id, self.game.is_over(new_state))
             accepted = Accepted(entry.seq, self.state_no, tuple(lines))
             self._changed.notify_all()
         self._tell_listeners(accepted)

@@ -32,8 +32,9 @@ from jinja2 import ChainableUndefined
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import store_words
 from companion.commands import Actor, Command
-from companion.errors import InvalidCommand, Refusal, StaleState
+from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
 from companion.rules import SEED_FILES, seed_file
 from companion.table import Table
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
@@ -46,6 +47,7 @@ STALE_MESSAGE = "Someone moved first: here is the table now."
 #: one line per request (method, path, status, milliseconds) when the app
 #: was made with ``WebConfig.access_log`` (``companion serve`` does)
 access_log = logging.getLogger("companion.access")
+store_log = logging.getLogger("companion.store")
 
 
 def dash() -> Dashboard:
@@ -92,6 +94,8 @@ def answer(status: int, message: str, code: str, back: str, *, category: str | N
         return resp
     if status == 400:
         return message_page("That did not work", message, back, status=400)
+    if status in (503, 507):  # the store refused: a page of its own, with the status
+        return message_page("Nothing was recorded", message, back, status=status)
     flash(message, category or ("ok" if status == 200 else "refused"))
     return redirect(back, code=303)
 
@@ -175,6 +179,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         is_table=is_table,
         to_json=lambda v: json.dumps(v, sort_keys=True, default=str),
         score_chart=score_chart,
+        store_banner=store_banner,
     )
     app.jinja_env.filters["clock"] = clock
     # a game that drops or renames a view key must not break its page: a
@@ -192,6 +197,11 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
             resp.status_code = status
             return resp
         return message_page(f"{status}: {err.name}", text, request.referrer, status)
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_unavailable(err: StoreUnavailable) -> BaseResponse:
+        store_log.warning("a write was refused by the store (%s): %s", err.kind, err.detail)
+        return answer(err.status, err.message, err.code, request.referrer or "/")
 
     @app.errorhandler(Refusal)
     def _refusal(err: Refusal) -> BaseResponse:
@@ -267,6 +277,25 @@ def is_table(value: Any) -> bool:
     return all(list(v.keys()) == keys for v in value) and len(keys) <= 8
 
 
+def store_banner(host: bool = False) -> dict[str, str] | None:
+    """What every screen shows about the storage: while it refuses writes, a
+    banner for everyone; while space runs low, a warning on the host's pages
+    only (``host``).  ``None`` when there is nothing to say."""
+    health = dash().room.store.health()
+    if health.refusing:
+        return {"kind": health.state, "title": store_words.BANNER_TITLE[health.state],
+                "text": store_words.REFUSED[health.state]}
+    if health.state == "low" and host:
+        return {"kind": "low", "title": "Storage almost full",
+                "text": store_words.LOW_SPACE.format(free=health.free_text())}
+    return None
+
+
+def store_mark() -> str:
+    """What makes a live page redraw for the storage: its state changing."""
+    return dash().room.store.health().state
+
+
 def score_chart(table: Table) -> str:
     history = cached_history(table, dash().chart_cache())
     return svg_chart(history, table.seat_names, tuple(s.colour for s in table.config.seats))
@@ -331,6 +360,9 @@ def software_hook(table: Table, actor: Actor, hint: Mapping[str, Any]) -> Callab
 def submit(table: Table, command: Command) -> Result:
     try:
         accepted = table.submit(command)
+    except StoreUnavailable as err:
+        store_log.warning("a command was refused by the store (%s): %s", err.kind, err.detail)
+        return Result(err.status, err.code, err.message)
     except StaleState:
         return Result(409, "stale", STALE_MESSAGE)
     except InvalidCommand as err:

@@ -301,8 +301,7 @@ class Dashboard:
         """The provisional close, for a game that has no ``end`` command."""
         if self.finished(table):
             raise SetupError("this game is over already")
-        self.room.store.set_meta(table.id, ENDED_KEY, "1")
-        self.room.store.mark_finished(table.id)
+        self.room.store.mark_finished(table.id, meta={ENDED_KEY: "1"})
         with self._changed:
             self._version += 1
             self._changed.notify_all()

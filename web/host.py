@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.commands import CHANCE, HOST, Command
-from companion.errors import Refusal, SetupError, StaleState
+from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable
 from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, DieFace
 from companion.table import Table
@@ -27,6 +27,7 @@ from web.common import (
     join_url,
     perform,
     result_answer,
+    store_mark,
     stream,
     submit,
     wants_json,
@@ -293,7 +294,7 @@ def table_stream(table_id: str) -> Response:
     d = dash()
     return stream(table, lambda: render_template("host_live.html", **host_context(table)),
                   seen=request.args.get("seen", type=int),
-                  fingerprint=lambda: (d.version, _hardware_mark()))
+                  fingerprint=lambda: (d.version, _hardware_mark(), store_mark()))
 
 
 def _back(table: Table) -> str:
@@ -422,6 +423,8 @@ def undo(table_id: str) -> BaseResponse:
         return result_answer(Result(409, "confirm", "", confirm=f"Undo the last {count} move(s)"), _back(table))
     try:
         accepted = table.undo(count, state_no=state_no, reason=reason)
+    except StoreUnavailable as err:
+        return answer(err.status, err.message, err.code, _back(table))
     except StaleState:
         return answer(409, STALE_MESSAGE, "stale", _back(table))
     except Refusal as err:

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
-from web.common import dash, fragment, join_url, sse_event, stream
+from web.common import dash, fragment, join_url, sse_event, store_mark, stream
 from web.qr import qr_svg
 from web.seeds import passage
 from web.views import project
@@ -103,7 +103,7 @@ def table_stream(table_id: str) -> Response:
         return None
 
     return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
-                  fingerprint=lambda: d.version, goto=goto)
+                  fingerprint=lambda: (d.version, store_mark()), goto=goto)
 
 
 @bp.get("/rule/<seed>")

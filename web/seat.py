@@ -21,6 +21,7 @@ from web.common import (
     message_page,
     perform,
     result_answer,
+    store_mark,
     stream,
 )
 from web.dashboard import SeatTaken
@@ -191,7 +192,8 @@ def seat_stream(table_id: str, seat: int) -> Response:
         return None if d.seat_token_ok(table, seat, token) else gone
 
     return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
-                  seen=request.args.get("seen", type=int), fingerprint=lambda: d.version, goto=goto)
+                  seen=request.args.get("seen", type=int), fingerprint=lambda: (d.version, store_mark()),
+                  goto=goto)
 
 
 @bp.post("/s/<table_id>/<int:seat>/act")
