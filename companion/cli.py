@@ -20,7 +20,9 @@ from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
 from companion.games import game_keys, get_game
-from companion.games.base import TABLE_SCREEN, seat_viewer
+from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
+from companion.lookback import look_back
+from companion.record import open_record, read_record
 from companion.store import Store
 from companion.table import Room, Table
 
@@ -72,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     edition.add_argument("game", choices=game_keys())
     edition.add_argument("file", nargs="?", type=Path, help="an edition file to check")
     edition.set_defaults(handler=cmd_edition)
+
+    replay = sub.add_parser("replay", help="open an exported game record again (read-only) and look back at its steps")
+    replay.add_argument("record", type=Path, help="a game record exported from the host page (JSON)")
+    replay.add_argument("--step", type=int, help="show the table before and after this step")
+    replay.add_argument("--as", dest="viewer", default="table",
+                        help="whose view: 'table' (the table screen, default), 'host' or a seat's name")
+    replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.set_defaults(handler=cmd_replay)
 
     for name in EXTENSIONS:
         importlib.import_module(name).register(sub)
@@ -222,6 +232,69 @@ def print_text(result: dict[str, Any]) -> None:
             print(f"       {line['points']:>4}  {line['label']}{detail}")
     for note in scores["notes"]:
         print(f"  note: {note}")
+
+
+# replay -----------------------------------------------------------------------
+def viewer_named(text: str, seat_names: tuple[str, ...]) -> Viewer:
+    """``table``, ``host`` or a seat's name (or ``seat:N``) as a viewer."""
+    low = text.strip().lower()
+    if low in ("table", "tv", "screen"):
+        return TABLE_SCREEN
+    if low == "host":
+        return HOST_SCREEN
+    actor = Actor.parse(text, seat_names)
+    if actor.seat is None:
+        raise ScriptError(f"--as {text!r}: say 'table', 'host' or a seat's name ({', '.join(seat_names)})")
+    return seat_viewer(actor.seat)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        data = args.record.read_bytes()
+    except OSError as err:
+        print(f"companion replay: {args.record}: cannot be read ({err.strerror or err})", file=sys.stderr)
+        return 2
+    try:
+        record = read_record(data, str(args.record))
+        table = open_record(record)
+        viewer = viewer_named(args.viewer, table.seat_names)
+        look = look_back(table, args.step, viewer) if args.step is not None else None
+    except (Refusal, ScriptError) as err:
+        print(f"companion replay: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        out: dict[str, Any] = {
+            "record": str(args.record),
+            "game": table.game.key,
+            "seats": list(table.seat_names),
+            "steps": table.state_no,
+            "replays": True,
+            "log": table.log(viewer),
+        }
+        if look is not None:
+            out["look"] = look.to_json()
+        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    print(f"{args.record}: {table.game.title}, table {record.table or '?'}, seats {', '.join(table.seat_names)}, "
+          f"{table.state_no} steps: replays to the same game (read-only).")
+    if look is None:
+        for entry in table.log(viewer):
+            mark = " (undone)" if entry["undone"] else ""
+            for line in entry["lines"]:
+                print(f"  {entry['seq']:>4}. {entry['actor']}{mark}: {line['line']}")
+        print("Look at one step with --step N (and --as host or a seat's name).")
+        return 0
+    entry = look.entry
+    print(f"== Step {look.step} of {look.last}, by {entry['actor']}{' (undone later)' if entry['undone'] else ''} ==")
+    for line in entry["lines"]:
+        print(f"  {line['line']}")
+    if entry["hidden_lines"]:
+        print(f"  ({entry['hidden_lines']} line(s) that only another seat may see)")
+    for title, view in (("Before", look.before), ("After", look.after)):
+        print(f"== {title} step {look.step} (state {view['state_no']}): {view['status']} ==")
+        print(json.dumps(view["game_view"], indent=1, ensure_ascii=False))
+    return 0
 
 
 # games, rules, edition ----------------------------------------------------------

@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS log (
     table_id     TEXT NOT NULL REFERENCES tables(id),
     seq          INTEGER NOT NULL,
-    kind         TEXT NOT NULL CHECK (kind IN ('move', 'undo')),
+    kind         TEXT NOT NULL CHECK (kind IN ('move', 'undo', 'note')),
     actor        TEXT NOT NULL,
     name         TEXT NOT NULL,
     args         TEXT NOT NULL,
@@ -151,6 +151,33 @@ def human_bytes(n: int) -> str:
     return f"{n} bytes"  # pragma: no cover
 
 
+#: a log made before audited notes existed: rebuilt once with the wider
+#: check (same rows; SCHEMA brings the table and its append-only triggers back)
+WIDEN_LOG = (
+    "BEGIN IMMEDIATE;"
+    " DROP TRIGGER IF EXISTS log_is_append_only_update;"
+    " DROP TRIGGER IF EXISTS log_is_append_only_delete;"
+    " ALTER TABLE log RENAME TO log_before_notes;"
+    + SCHEMA
+    + "; INSERT INTO log SELECT * FROM log_before_notes;"
+    " DROP TABLE log_before_notes;"
+    " COMMIT;"
+)
+
+
+def _allow_notes(db: sqlite3.Connection) -> None:
+    """Widen a log that allows only moves and undos to audited notes."""
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'log'").fetchone()
+    if row is None or "'note'" in row[0]:
+        return
+    try:
+        db.executescript(WIDEN_LOG)
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+
+
 def default_db_path() -> Path:
     """``$COMPANION_DB``, else the user's data directory
     (``$XDG_DATA_HOME/table-companion/companion.sqlite3``)."""
@@ -166,7 +193,7 @@ class LogEntry:
     """One line of a table's log."""
 
     seq: int
-    kind: str  # "move" or "undo"
+    kind: str  # "move", "undo" or "note" (an audited entry that changes no state)
     actor: str
     name: str
     args: Mapping[str, Any]
@@ -234,6 +261,7 @@ class Store:
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(SCHEMA)
+            _allow_notes(db)
         except StoreDamaged:
             if db is not None:
                 db.close()

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.commands import HOST, Actor, Command
 from companion.edition import EditionError
-from companion.errors import IllegalMove, SetupError, StaleState, UnknownTable
+from companion.errors import IllegalMove, InvalidCommand, SetupError, StaleState, UnknownTable
 from companion.games import get_game
 from companion.games.base import (
     TABLE_SCREEN,
@@ -36,10 +36,14 @@ from companion.games.base import (
     TableConfig,
     Viewer,
 )
-from companion.rules import Explanation, cite, resolve_options
+from companion.rules import Citation, Explanation, cite, resolve_options
 from companion.store import LogEntry, Store
 
 UNDO_RULE = cite("core", "Undo by the host")
+#: an opened game record (``companion replay``, the host's import) is read-only
+RECORD_RULE = cite("core", "Opened game records")
+#: the longest text of an audited note
+MAX_NOTE = 300
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,12 @@ class Table:
         config: TableConfig,
         store: Store,
         entries: Sequence[LogEntry] = (),
+        *,
+        read_only: bool = False,
     ) -> None:
+        """``read_only``: an opened game record, looked at but never changed."""
         self.id = table_id
+        self.read_only = read_only
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
         self.store = store
@@ -213,6 +221,7 @@ class Table:
         """Parse, check, apply, append.  Raises a ``Refusal`` and changes
         nothing if the command is stale, malformed or against the rules."""
         with self._lock:
+            self._refuse_if_read_only()
             self._refuse_if_stale(command.state_no)
             state = self._state
             move = self.game.parse(state, command)
@@ -244,6 +253,7 @@ class Table:
         if count < 1:
             raise IllegalMove("undo needs a count of at least 1", UNDO_RULE)
         with self._lock:
+            self._refuse_if_read_only()
             self._refuse_if_stale(state_no)
             active = [e for e in self._entries if e.kind == "move" and e.seq not in self._undone]
             if not active:
@@ -270,6 +280,35 @@ class Table:
             self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
+
+    def note(self, text: str, *citations: Citation, name: str = "note", actor: Actor = HOST) -> Accepted:
+        """An audited entry that changes no state (the host exported the game
+        record, ...): one public line, logged like a move, never undone."""
+        text = " ".join(text.split())
+        if not text or len(text) > MAX_NOTE:
+            raise InvalidCommand(f"a note is 1 to {MAX_NOTE} characters")
+        with self._lock:
+            self._refuse_if_read_only()
+            line = Explanation(text, tuple(citations))
+            entry = LogEntry(
+                seq=self.state_no + 1,
+                kind="note",
+                actor=str(actor),
+                name=name,
+                args={},
+                at=time.time(),
+                explanations=(line.to_json(),),
+            )
+            self.store.append(self.id, entry)
+            self._remember(entry)
+            accepted = Accepted(entry.seq, self.state_no, (line,))
+            self._changed.notify_all()
+        self._tell_listeners(accepted)
+        return accepted
+
+    def _refuse_if_read_only(self) -> None:
+        if self.read_only:
+            raise IllegalMove("this is an opened game record: it can be looked at, not played on", RECORD_RULE)
 
     def public_summary(self, entry: LogEntry) -> str:
         """How a public line may name a logged step: its own first public line,

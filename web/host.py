@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -13,6 +12,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import record
 from companion.commands import CHANCE, HOST, Command
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable
 from companion.games import game_keys, get_game
@@ -508,36 +508,11 @@ def export(table_id: str) -> Response:
 
 
 def game_record(table: Table) -> dict[str, Any]:
-    """The whole game: configuration, every log entry (undone ones marked),
-    the score sheet."""
-    undone = table.undone_seqs()
-    return {
-        "format": "table-companion game record 1",
-        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "table": table.id,
-        "game": table.game.key,
-        "title": table.game.title,
-        "config": table.config.to_json(),
-        "state_no": table.state_no,
-        "over": table.is_over(),
-        "ended_by_host": dash().ended_by_host(table),
-        "scores_provisional": dash().provisional_end(table),
-        "log": [
-            {
-                "seq": e.seq,
-                "kind": e.kind,
-                "actor": e.actor,
-                "name": e.name,
-                "args": dict(e.args),
-                "source": e.source,
-                "at": e.at,
-                "undone": e.seq in undone,
-                "explanations": [dict(x) for x in e.explanations],
-            }
-            for e in table.entries
-        ],
-        "scores": table.score().to_json(table.seat_names),
-    }
+    """The whole game (:func:`companion.record.game_record`) with the
+    dashboard's own facts about how it ended."""
+    d = dash()
+    return record.game_record(table, ended_by_host=d.ended_by_host(table),
+                              scores_provisional=d.provisional_end(table))
 
 
 def _result(result: Result, table: Table) -> BaseResponse:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.store import LogEntry, Store, default_db_path
+from companion.store import SCHEMA, LogEntry, Store, default_db_path
 
 
 def entry(seq: int, kind: str = "move") -> LogEntry:
@@ -69,3 +69,20 @@ def test_default_path_follows_the_environment(monkeypatch: pytest.MonkeyPatch, t
     monkeypatch.delenv("COMPANION_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert default_db_path() == tmp_path / "data" / "table-companion" / "companion.sqlite3"
+
+
+def test_a_log_made_before_notes_is_widened_once_keeping_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA.replace("'move', 'undo', 'note'", "'move', 'undo'"))
+    old.execute("INSERT INTO tables (id, game, config, created_at) VALUES ('t', 'tally', '{}', 0)")
+    old.execute("INSERT INTO log VALUES ('t', 1, 'move', 'seat:0', 'add', '{}', '', 0, '[]')")
+    old.commit()
+    old.close()
+    store = Store(path)
+    store.append("t", LogEntry(2, "note", "host", "export", {}, "", 1.0, ({"text": "exported"},)))
+    assert [e.kind for e in store.entries("t")] == ["move", "note"]
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store._db.execute("DELETE FROM log")
+    store.close()
+    assert [e.kind for e in Store(path).entries("t")] == ["move", "note"]

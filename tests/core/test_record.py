@@ -1,0 +1,222 @@
+"""Game records: exported, read with every field checked, replayed through
+today's rules; a record that does not replay the same is refused naming the
+step; bad or hostile files get a message, never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.cli import load_script, main, run_script
+from companion.commands import Actor, Command
+from companion.errors import IllegalMove
+from companion.games.base import HOST_SCREEN
+from companion.record import MAX_RECORD_BYTES, RecordError, game_record, open_record, read_record
+from companion.store import Store
+from companion.table import Room, Table
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def add(seat: int, amount: int) -> Command:
+    return Command(Actor.of_seat(seat), "add", {"amount": amount})
+
+
+@pytest.fixture
+def tally(room: Room) -> Table:
+    table = room.open_table("tally", ["Ann", "Bob"])
+    table.submit(add(0, 2))
+    table.submit(add(1, 3))
+    table.undo(1, reason="misread")
+    table.submit(add(1, 1))
+    table.note("The host exported the game record")
+    table.submit(add(0, 3))
+    return table
+
+
+def record_of(table: Table) -> dict[str, Any]:
+    return json.loads(json.dumps(game_record(table)))
+
+
+def test_a_record_opens_again_as_a_read_only_table_with_the_same_log(tally: Table) -> None:
+    opened = open_record(read_record(json.dumps(record_of(tally))))
+    assert opened.read_only and opened.state_no == tally.state_no
+    assert opened.log() == tally.log()
+    assert opened.state == tally.state
+    assert [e.at for e in opened.entries] == [e.at for e in tally.entries]  # the evening's own times
+    with pytest.raises(IllegalMove, match="opened game record"):
+        opened.submit(add(1, 1))
+
+
+@pytest.mark.parametrize("script", ["muell-money.json", "world-of-waste.json", "money-maker.json"])
+def test_the_example_games_replay_to_the_same_game(script: str, tmp_path: Path) -> None:
+    table, _ = run_script(load_script(EXAMPLES / script), Room(Store(tmp_path / "s.sqlite3")))
+    opened = open_record(read_record(json.dumps(game_record(table)).encode()))
+    assert opened.score().to_json(opened.seat_names) == table.score().to_json(table.seat_names)
+    assert opened.view(HOST_SCREEN)["game_view"] == table.view(HOST_SCREEN)["game_view"]
+
+
+def test_a_changed_move_is_refused_naming_its_step(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["log"][3]["args"]["amount"] = 2  # step 4: Bob added 1, the record now says 2
+    with pytest.raises(RecordError, match=r"^step 4 does not replay to the same game: the record says 'seat 1 adds 1'"):
+        open_record(read_record(json.dumps(raw)))
+
+
+def test_a_move_the_rules_refuse_is_refused_naming_its_step(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["log"][5]["actor"] = "seat:1"  # step 6 was Ann's turn
+    with pytest.raises(RecordError, match=r"^step 6 does not replay: the rules now refuse it"):
+        open_record(read_record(json.dumps(raw)))
+
+
+def test_an_edited_line_or_citation_is_refused_naming_its_step(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["log"][0]["explanations"][0]["text"] = "seat 0 adds 9"
+    with pytest.raises(RecordError, match=r"^step 1 does not replay to the same game"):
+        open_record(read_record(json.dumps(raw)))
+    raw = record_of(tally)
+    raw["log"][0]["explanations"][0]["citations"] = []
+    with pytest.raises(RecordError, match=r"^step 1 does not replay to the same game: the line 'seat 0 adds 2' cites other rules"):
+        open_record(read_record(json.dumps(raw)))
+
+
+def test_a_changed_undo_or_score_sheet_is_refused(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["log"][2]["args"]["undoes"] = [1]
+    with pytest.raises(RecordError, match=r"^step 3 undoes steps \[1\], which were not the last moves"):
+        open_record(read_record(json.dumps(raw)))
+    raw = record_of(tally)
+    raw["scores"]["seats"][0]["total"] += 1
+    with pytest.raises(RecordError, match=r"after the last step \(6\) the score sheet differs"):
+        open_record(read_record(json.dumps(raw)))
+    raw = record_of(tally)
+    raw["over"] = True
+    with pytest.raises(RecordError, match=r"the record says the game is over, the replay says it is running"):
+        open_record(read_record(json.dumps(raw)))
+
+
+def _deep(n: int) -> str:
+    return "[" * n + "]" * n
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda r: b"\xff\xfe\x00binary", "not a text file"),
+        (lambda r: "{not json", "not valid JSON"),
+        (lambda r: _deep(100_000), "not a game record|nested too deeply|not valid JSON"),
+        (lambda r: "[1, 2]", "one JSON object"),
+        (lambda r: {**r, "format": "something else"}, "not a game record of this companion"),
+        (lambda r: {**r, "config": None}, "'config'"),
+        (lambda r: {**r, "config": {**r["config"], "game": "chess"}}, "unknown game 'chess'"),
+        (lambda r: {**r, "config": {**r["config"], "seats": [{"name": "Ann", "colour": "red"}]}}, "2-4 seats"),
+        (lambda r: {**r, "config": {**r["config"], "seats": [{"name": "host"}, {"name": "Bob"}]}}, "may not be called"),
+        (lambda r: {**r, "config": {**r["config"], "seats": "Ann"}}, "'seats'"),
+        (lambda r: {**r, "config": {**r["config"], "options": {"goal": "nine"}}}, "no reading 'nine'"),
+        (lambda r: {**r, "config": {**r["config"], "start_seat": 7}}, "start_seat"),
+        (lambda r: {**r, "config": {**r["config"], "edition": [1]}}, "'edition'"),
+        (lambda r: {**r, "log": {"a": 1}}, "'log' must be the list"),
+        (lambda r: {**r, "log": r["log"][1:]}, "numbered 1, 2, 3"),
+        (lambda r: {**r, "state_no": 99}, "99 steps but its log has 6"),
+        (lambda r: {**r, "log": [{**r["log"][0], "kind": "delete"}, *r["log"][1:]]}, "'kind'"),
+        (lambda r: {**r, "log": [{**r["log"][0], "args": {"amount": float("inf")}}, *r["log"][1:]]}, "Infinity|plain values"),
+        (lambda r: {**r, "log": [{**r["log"][0], "args": "amount=2"}, *r["log"][1:]]}, "plain values"),
+        (lambda r: {**r, "log": [{**r["log"][0], "actor": ""}, *r["log"][1:]]}, "'actor'"),
+        (lambda r: {**r, "log": [*r["log"][:2], {**r["log"][2], "args": {"undoes": [9]}}, *r["log"][3:]]}, "earlier steps"),
+        (lambda r: '{"format": "table-companion game record 1", "state_no": ' + "9" * 5000 + "}", "not a game record|Exceeds"),
+        (lambda r: {**r, "log": [{**r["log"][0], "explanations": [{"text": 5}]}, *r["log"][1:]]}, "'text'"),
+        (lambda r: {**r, "log": [{**r["log"][0], "actor": "seat:9"}, *r["log"][1:]]}, "step 1 does not replay"),
+        (lambda r: {**r, "log": [{**r["log"][0], "name": "explode"}, *r["log"][1:]]}, "step 1 does not replay"),
+    ],
+)
+def test_bad_and_hostile_records_get_a_clear_message(tally: Table, mutate: Any, message: str) -> None:
+    raw = mutate(record_of(tally))
+    data = raw if isinstance(raw, bytes | str) else json.dumps(raw)
+    with pytest.raises(RecordError, match=message):
+        open_record(read_record(data, "x.json"))
+
+
+def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
+    with pytest.raises(RecordError, match="larger than"):
+        read_record(b" " * (MAX_RECORD_BYTES + 1))
+
+
+def _mutations(raw: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    junk = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                        max_leaves=8)
+
+    def put(path: list[Any], value: Any) -> dict[str, Any]:
+        out = copy.deepcopy(raw)
+        node: Any = out
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+        return out
+
+    paths: list[list[Any]] = [["format"], ["config"], ["config", "seats"], ["config", "options"], ["config", "edition"],
+                              ["log"], ["state_no"], ["scores"], ["over"]]
+    for i in range(len(raw["log"])):
+        paths += [["log", i], ["log", i, "args"], ["log", i, "actor"], ["log", i, "kind"], ["log", i, "explanations"]]
+    return st.tuples(st.sampled_from(paths), junk).map(lambda pv: put(*pv))
+
+
+def test_random_damage_to_a_record_gives_a_record_error_or_the_same_game(room: Room) -> None:
+    table = room.open_table("tally", ["Ann", "Bob"])
+    for i in range(4):
+        table.submit(add(i % 2, 1 + i % 3))
+    raw = record_of(table)
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(_mutations(raw))
+    def check(damaged: dict[str, Any]) -> None:
+        try:
+            opened = open_record(read_record(json.dumps(damaged, allow_nan=True)))
+        except RecordError as err:
+            assert str(err) and "Traceback" not in str(err)
+            return
+        assert opened.state == table.state and opened.state_no == table.state_no
+
+    check()
+
+
+def test_companion_replay_prints_the_log_and_a_step(tally: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(record_of(tally)), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "replays to the same game (read-only)" in out and "seat 0 adds 2 [tally, Turns]" in out
+    assert "purse" not in out  # the table screen's view: nobody's purse
+    assert main(["replay", str(path), "--step", "1", "--as", "Ann"]) == 0
+    out = capsys.readouterr().out
+    assert "== Step 1 of 6, by Ann ==" in out and "purse 2" in out and "== After step 1 (state 1)" in out
+    assert main(["replay", str(path), "--step", "1", "--as", "Bob", "--json"]) == 0
+    look = json.loads(capsys.readouterr().out)["look"]
+    assert look["entry"]["hidden_lines"] == 1 and "purse 2" not in json.dumps(look)
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        (None, [], "cannot be read"),
+        ("{}", [], "not a game record of this companion"),
+        ("ok", ["--step", "99"], "steps 1 to 6, not 99"),
+        ("ok", ["--as", "Zed"], "not 'host', 'chance'"),
+    ],
+)
+def test_companion_replay_refuses_with_a_message_and_status_2(
+    tally: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, extra: list[str], message: str
+) -> None:
+    path = tmp_path / "rec.json"
+    if content is not None:
+        path.write_text(json.dumps(record_of(tally)) if content == "ok" else content, encoding="utf-8")
+    assert main(["replay", str(path), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
