@@ -1,18 +1,50 @@
 # Table Companion: `make run` and `make test` set everything up themselves
 # (system packages via apt, a virtualenv, the Python dependencies) and are
-# safe to run again.  On a Raspberry Pi with python3-picamera2 installed the
-# virtualenv sees the system's Picamera2 (--system-site-packages).
+# safe to run again.  docs/raspberry-pi.md explains the Raspberry Pi path.
+#
+#   make run     runtime dependencies only, then `companion serve`
+#   make test    adds the dev tools (pytest, Playwright, mypy, ruff), then every test
+#
+# On a Raspberry Pi (/proc/device-tree/model says so, or COMPANION_PI=1; say
+# COMPANION_PI=0 to treat a Pi as any other machine) numpy and OpenCV come
+# from apt, like Picamera2 and its compiled helpers that are built against
+# apt's numpy.  The virtualenv sees the system site packages, and pip is held
+# to apt's numpy by a constraints file, so there is exactly one numpy in the
+# process.  Every run checks the virtualenv's system-site setting and
+# rebuilds it when it is wrong.  Off a Pi, numpy and OpenCV come from PyPI
+# (the `vision` extra) and the virtualenv is isolated.
 
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.deps-installed
-RUN_APT := libzbar0
-TEST_APT := libzbar0 chromium fonts-dejavu-core
-VENV_FLAGS := $(shell dpkg -s python3-picamera2 >/dev/null 2>&1 && echo --system-site-packages)
+PIP := $(BIN)/python -m pip -q --disable-pip-version-check
 
-.PHONY: run test check lint typecheck bench deps run-deps test-deps clean
+PI := $(shell case "$$COMPANION_PI" in (1|yes|true) echo 1;; (0|no|false) echo 0;; \
+  (*) cat /proc/device-tree/model 2>/dev/null | tr -d '\0' | grep -q 'Raspberry Pi' && echo 1 || echo 0;; esac)
+
+ifeq ($(PI),1)
+# Pi OS: numpy/OpenCV/Picamera2/lgpio from apt (one numpy); pip adds the pure-Python rest.
+RUN_APT := libzbar0 python3-numpy python3-opencv
+# present on Raspberry Pi OS, not in plain Debian: installed when apt has them
+RUN_APT_IF_AVAILABLE := python3-picamera2 python3-lgpio
+SYSTEM_SITE := true
+EXTRAS :=
+CONSTRAINTS := -c $(VENV)/one-numpy.txt
+else
+RUN_APT := libzbar0
+RUN_APT_IF_AVAILABLE :=
+SYSTEM_SITE := false
+EXTRAS := vision
+CONSTRAINTS :=
+endif
+TEST_APT := chromium fonts-dejavu-core
+comma := ,
+empty :=
+space := $(empty) $(empty)
+extras = $(if $(strip $(1)),[$(subst $(space),$(comma),$(strip $(1)))])
+
+.PHONY: run test check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof
 
 run: run-deps
 	$(BIN)/companion serve
@@ -25,29 +57,89 @@ test: test-deps
 bench: test-deps
 	$(BIN)/python -m benchmarks
 
-run-deps: APT_PACKAGES = $(RUN_APT)
-run-deps: apt $(STAMP)
-test-deps: APT_PACKAGES = $(TEST_APT)
-test-deps: apt $(STAMP)
+run-deps: platform apt-run venv $(VENV)/.runtime-installed
+	@$(BIN)/python -m hardware.onenumpy $(if $(filter 1,$(PI)),--pi)
+test-deps: platform apt-run apt-test venv $(VENV)/.dev-installed
+	@$(BIN)/python -m hardware.onenumpy $(if $(filter 1,$(PI)),--pi)
+deps: test-deps
+
+# Stop at once where the wheels do not exist (never an hour of compiling).
+platform:
+	@arch=$$(dpkg --print-architecture 2>/dev/null || uname -m); \
+	case "$$arch" in armhf|armel|armv6l|armv7l|i386|i686) \
+	  echo "Table Companion needs a 64-bit system: this one is $$arch (32-bit)." >&2; \
+	  echo "On a Raspberry Pi, flash Raspberry Pi OS (64-bit) (Pi 3B+, Zero 2 W, 4, 5): see docs/raspberry-pi.md." >&2; \
+	  exit 1;; esac; \
+	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
+	  echo "Table Companion needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1)." >&2; \
+	  echo "On a Raspberry Pi, flash Raspberry Pi OS Bookworm or Trixie (64-bit)." >&2; exit 1; }
 
 # Install the Debian packages that are missing (as root, or through sudo).
-apt:
-	@missing=""; for p in $(APT_PACKAGES); do \
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing system packages:$$missing"; \
+	optional=""; for p in $(2); do \
+	  dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || optional="$$optional $$p"; done; \
+	if [ -n "$$missing$$optional" ]; then \
 	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
-	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	  $$sudo apt-get update -qq || exit 1; \
+	  for p in $$optional; do \
+	    if [ -n "$$(apt-cache policy $$p 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then \
+	      missing="$$missing $$p"; \
+	    else echo "note: $$p is not in this machine's apt sources (Raspberry Pi OS has it); going on without it"; fi; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "Installing system packages:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
+	  fi; \
 	fi
+endef
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+apt-run:
+	$(call apt_install,$(RUN_APT),$(RUN_APT_IF_AVAILABLE))
+apt-test:
+	$(call apt_install,$(TEST_APT),)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
+# The virtualenv, checked on every run: rebuilt when its system-site setting
+# is not the one this machine needs (e.g. a Pi whose venv was made before this
+# rule existed) or when its Python no longer starts (an OS upgrade).
+venv:
+	@why=""; \
+	if [ -e $(VENV)/pyvenv.cfg ]; then \
+	  if ! grep -qx 'include-system-site-packages = $(SYSTEM_SITE)' $(VENV)/pyvenv.cfg; then \
+	    why="it must $(if $(filter true,$(SYSTEM_SITE)),,not )see the system's packages on this machine"; \
+	  elif ! $(BIN)/python -c '' 2>/dev/null; then why="its Python no longer starts"; \
+	  elif [ "$(PI)" = 1 ] && $(BIN)/python -c 'import numpy, sys; sys.exit(not numpy.__file__.startswith(sys.prefix))' 2>/dev/null; then \
+	    why="pip installed a second numpy into it, which shadows apt's"; fi; \
+	fi; \
+	if [ -n "$$why" ]; then echo "Rebuilding $(VENV): $$why"; rm -rf $(VENV); fi; \
+	if [ ! -e $(VENV)/pyvenv.cfg ]; then \
+	  $(PYTHON) -m venv $(if $(filter true,$(SYSTEM_SITE)),--system-site-packages) $(VENV) || exit 1; \
+	fi
+ifeq ($(PI),1)
+	@$(BIN)/python -c 'import numpy, cv2' 2>/dev/null || { \
+	  echo "apt's python3-numpy / python3-opencv cannot be imported by $(BIN)/python" >&2; exit 1; }
+	@$(BIN)/python -c 'import numpy; print("numpy==" + numpy.__version__)' > $(VENV)/one-numpy.txt.new
+	@cmp -s $(VENV)/one-numpy.txt.new $(VENV)/one-numpy.txt || mv $(VENV)/one-numpy.txt.new $(VENV)/one-numpy.txt
+	@rm -f $(VENV)/one-numpy.txt.new
+
+# written by `venv` above: pip may install nothing that needs another numpy
+$(VENV)/one-numpy.txt: ;
+endif
+
+$(VENV)/.runtime-installed: pyproject.toml $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
+	$(PIP) install --upgrade pip
+	$(PIP) install $(CONSTRAINTS) -e '.$(call extras,$(EXTRAS))'
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
+	$(PIP) install --upgrade pip
+	$(PIP) install $(CONSTRAINTS) -e '.$(call extras,$(EXTRAS) dev)'
+	touch $(VENV)/.runtime-installed $@
+
+# The arm64 proof (not CI: about an hour under emulation): see docs/raspberry-pi.md.
+pi-proof:
+	bash benchmarks/pi_proof.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
