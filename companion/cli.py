@@ -23,6 +23,7 @@ from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
 from companion.lookback import look_back
 from companion.record import open_record, read_record
+from companion.settings import ConfigError, load_config
 from companion.store import Store
 from companion.table import Room, Table
 
@@ -37,6 +38,13 @@ class ScriptError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        _path, _taken, warnings = load_config()
+    except ConfigError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
+    for warning in warnings:
+        print(f"companion: {warning}", file=sys.stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
@@ -53,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: bank, bookkeeper and referee for board games."
     )
+    parser.add_argument("--version", action="version", version=version_line())
     sub = parser.add_subparsers(metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a scripted game headless and print the result")
@@ -86,6 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
     for name in EXTENSIONS:
         importlib.import_module(name).register(sub)
     return parser
+
+
+def version_line() -> str:
+    """``companion --version``: the installed version and where it runs from."""
+    import platform
+
+    from companion import __version__
+
+    try:
+        from importlib.metadata import version
+
+        installed = version("table-companion")
+    except Exception:  # not installed (run from a checkout with PYTHONPATH)
+        installed = __version__
+    here = Path(__file__).resolve().parent.parent
+    return f"companion {installed} (Python {platform.python_version()}, {platform.machine()}, {here})"
 
 
 # play -------------------------------------------------------------------------

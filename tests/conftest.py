@@ -19,6 +19,7 @@ def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's real data or edition files."""
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "default.sqlite3"))
     monkeypatch.setenv("COMPANION_EDITIONS", str(tmp_path / "editions"))
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-companion.conf"))
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from flask import Flask
 
 from companion.store import Store, default_db_path
 from companion.table import Room
+from web.addresses import Addresses
 from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
 
 #: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
@@ -41,8 +42,11 @@ class WebConfig:
     host_pin: str | None = None
     join_code: str | None = None
     secret_key: str | None = None
-    #: the address phones use (for the join QR); default: the request's own
+    #: the address phones use (for the join QR); default: worked out per
+    #: request (web/addresses.py)
     public_url: str | None = None
+    #: how addresses are worked out (tests inject lookups); default from public_url
+    addresses: Addresses | None = None
     #: seconds between SSE keep-alive comments
     keepalive: float = 15.0
     #: how often an SSE stream checks for a new table on the table screen
@@ -107,6 +111,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
         COMPANION_POLL=cfg.poll,
     )
     app.extensions["companion"] = dashboard
+    app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
 
     from web import common, host, screen, seat, station
 

@@ -10,50 +10,66 @@ process: every table's state lives in it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import os
 import signal
-import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from companion.settings import help_table, port_from
+from web import addresses
 
 log = logging.getLogger("companion.serve")
 
 
 def register(sub: Any) -> None:
-    serve = sub.add_parser("serve", help="serve the table screen, the phones and the host page")
-    serve.add_argument("--host", default=os.environ.get("COMPANION_HOST", "0.0.0.0"),
-                       help="address to bind (default 0.0.0.0: the whole LAN)")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("COMPANION_PORT", "8000")))
+    serve = sub.add_parser(
+        "serve",
+        help="serve the table screen, the phones and the host page",
+        description="Serve the table screen, the phones and the host page on the LAN, with the camera "
+        "and dice inputs.  Each flag's default comes from its environment variable, then from the "
+        "config file ($COMPANION_CONFIG, else ~/.config/table-companion/companion.conf), then the "
+        "built-in default.",
+        epilog="environment variables (also read from the config file):\n" + help_table(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--host", default=os.environ.get("COMPANION_HOST") or "0.0.0.0",
+                       help="address to bind (default $COMPANION_HOST or 0.0.0.0: the whole LAN)")
+    serve.add_argument("--port", default=None, help="TCP port (default $COMPANION_PORT or 8000)")
     serve.add_argument("--db", type=Path, help="the SQLite file (default $COMPANION_DB or the data dir)")
     serve.add_argument("--pin", default=os.environ.get("COMPANION_PIN"),
                        help="the host PIN (default $COMPANION_PIN, else a random one, printed)")
     serve.add_argument("--join-code", default=os.environ.get("COMPANION_JOIN_CODE"),
-                       help="the code phones join with (default random, printed)")
+                       help="the code phones join with (default $COMPANION_JOIN_CODE, else random, printed)")
     serve.add_argument("--seeds", type=Path, default=None,
                        help="the rule texts for citations (default $COMPANION_SEEDS or ../shared/seeds)")
     serve.add_argument("--public-url", default=os.environ.get("COMPANION_PUBLIC_URL"),
-                       help="the address phones should use, for the join QR (default: this machine's LAN address)")
+                       help="a fixed address for the join QR (default $COMPANION_PUBLIC_URL, else worked out "
+                       "per request from the address each client used)")
     serve.add_argument("--no-hardware", action="store_true", help="do not start the camera and dice inputs")
     serve.set_defaults(handler=cmd_serve)
 
 
 def lan_address() -> str:
-    """This machine's address on the LAN (no packet is sent)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        address: str = probe.getsockname()[0]
-        return address
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
+    """This machine's LAN address now, or ``127.0.0.1`` without a network."""
+    return addresses.lan_address() or "127.0.0.1"
+
+
+class _Handler(WSGIRequestHandler):
+    """Werkzeug's handler, telling the app which local address each
+    connection arrived on (web/addresses.py builds the join QR from it)."""
+
+    def make_environ(self) -> Any:
+        environ = super().make_environ()
+        with contextlib.suppress(OSError, IndexError):
+            environ[addresses.LOCAL_ADDR] = self.connection.getsockname()[0]
+        return environ
 
 
 def start_hardware(room: Any, importer: Callable[[str], Any] = importlib.import_module) -> Any:
@@ -80,30 +96,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    try:
+        port = port_from(args.port if args.port is not None else os.environ.get("COMPANION_PORT"))
+    except ValueError as err:
+        where = "--port" if args.port is not None else "COMPANION_PORT"
+        print(f"companion serve: {where}: {err}", file=sys.stderr)
+        return 2
+    host = args.host
     db_path = args.db or default_db_path()
     room = Room(Store(db_path))
     hardware = None if args.no_hardware else start_hardware(room)
-    port = args.port
     try:
-        server = make_server(args.host, port, _placeholder, threaded=True)
+        server = make_server(host, port, _placeholder, threaded=True, request_handler=_Handler)
     except OSError as err:
-        print(f"companion serve: cannot listen on {args.host}:{port}: {err}", file=sys.stderr)
+        print(f"companion serve: cannot listen on {host}:{port}: {err}", file=sys.stderr)
         if hardware is not None:
             hardware.stop()
         return 2
     port = server.port
-    address = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    public = args.public_url or f"http://{address}:{port}"
     config = WebConfig(db_path=db_path, seeds_dir=args.seeds, host_pin=args.pin,
-                       join_code=args.join_code, public_url=public, room=room, hardware=hardware,
+                       join_code=args.join_code, public_url=args.public_url, room=room, hardware=hardware,
                        access_log=True)
     app = create_app(config)
     server.app = app
     dash = dashboard_of(app)
-    print(f"Table Companion is serving on {args.host}:{port}", flush=True)
+    public, note = printed_base(app, host, port)
+    print(f"Table Companion is serving on {host}:{port}", flush=True)
     print(f"  table screen:  {public}/", flush=True)
     print(f"  phones join:   {public}/j  with join code {dash.join_code}", flush=True)
     print(f"  host page:     {public}/host  with PIN {dash.pin}", flush=True)
+    if note:
+        print(f"  note:          {note}", flush=True)
     print(f"  rule texts:    {dash.seeds_dir or 'not found (citations show no text)'}", flush=True)
     print(f"  hardware:      {'running' if hardware is not None else 'off (manual chance entry)'}", flush=True)
 
@@ -121,6 +144,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
             hardware.stop()
         room.store.close()
     return 0
+
+
+def printed_base(app: Any, host: str, port: int) -> tuple[str, str]:
+    """The address printed at start, and a note (the pages work theirs out
+    per request, so a network that comes up later is shown there)."""
+    addrs = app.extensions["companion.addresses"]
+    if addrs.public_url:
+        return str(addrs.public_url), ""
+    if host not in ("0.0.0.0", "", "::"):
+        return f"http://{host}:{port}", ""
+    name, lan = addrs.mdns(), addrs.lan()
+    if name and lan:
+        return f"http://{name}:{port}", f"the same at http://{lan}:{port} (the join QR carries the IP)"
+    if lan:
+        return f"http://{lan}:{port}", ""
+    return f"http://localhost:{port}", "no network yet: the table screen shows the LAN address once it is up"
 
 
 def _placeholder(environ: Any, start_response: Any) -> list[bytes]:

@@ -37,6 +37,7 @@ from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
 from companion.rules import SEED_FILES, seed_file
 from companion.table import Table
+from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
@@ -451,6 +452,18 @@ def fragment(html: str, state_no: int) -> Response:
     return resp
 
 
+def addresses() -> Addresses:
+    found: Any = current_app.extensions["companion.addresses"]
+    assert isinstance(found, Addresses)
+    return found
+
+
 def join_url(path: str) -> str:
-    base = current_app.config.get("COMPANION_PUBLIC_URL") or request.host_url
-    return base.rstrip("/") + path
+    """A link for phones, built from the address this request came in on
+    (web/addresses.py): never frozen at start."""
+    return addresses().join_base(request.environ) + path
+
+
+def typed_url(path: str) -> str:
+    """The address to show for typing (``<hostname>.local`` where it resolves)."""
+    return addresses().typed_base(request.environ) + path

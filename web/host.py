@@ -30,6 +30,7 @@ from web.common import (
     store_mark,
     stream,
     submit,
+    typed_url,
     wants_json,
 )
 from web.dashboard import active_moves
@@ -99,7 +100,8 @@ def home() -> str:
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
                            earlier=earlier, current=d.current_id, hardware=_hardware(),
                            can_roll=can_roll_now(d.current()),
-                           join_code=d.join_code, join_link=link, join_qr=qr_svg(link))
+                           join_code=d.join_code, join_link=link, join_qr=qr_svg(link),
+                           join_typed=typed_url(url_for("seat.join")))
 
 
 def loadable_games() -> tuple[list[Any], list[str]]:

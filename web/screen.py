@@ -9,6 +9,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     redirect,
     render_template,
     request,
@@ -20,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
-from web.common import dash, fragment, join_url, sse_event, store_mark, stream
+from web.common import dash, fragment, join_url, sse_event, store_mark, stream, typed_url
 from web.qr import qr_svg
 from web.seeds import passage
 from web.views import project
@@ -34,7 +35,8 @@ def index() -> BaseResponse:
     if table is not None:
         return redirect(url_for("screen.table_screen", table_id=table.id))
     link = join_url(url_for("seat.join_code", code=dash().join_code))
-    return Response(render_template("lobby.html", version=dash().version, join_link=link, join_qr=qr_svg(link)))
+    return Response(render_template("lobby.html", version=dash().version, join_link=link, join_qr=qr_svg(link),
+                                    join_typed=typed_url(url_for("seat.join"))))
 
 
 @bp.get("/lobby/stream")
@@ -42,14 +44,18 @@ def lobby_stream() -> Response:
     """Tells the lobby page where to go once the host has opened a table."""
     seen = request.args.get("seen", type=int)
 
+    base = join_url("")  # what the page was (nearly) rendered with
+    wait = min(5.0, float(current_app.config["COMPANION_KEEPALIVE"]))
+
     def events() -> Iterator[str]:
         yield "retry: 2000\n\n"
         version = seen if seen is not None else dash().version
         while True:
-            if dash().current_id is not None:
+            if dash().current_id is not None or join_url("") != base:
+                # a table was opened, or the network came up / changed: show the new join QR
                 yield sse_event("goto", url_for("screen.index"))
                 return
-            version = dash().wait_for_room_change(version, timeout=15.0)
+            version = dash().wait_for_room_change(version, timeout=wait)
             yield ": keep-alive\n\n"
 
     resp = Response(stream_with_context(events()), mimetype="text/event-stream")
@@ -71,6 +77,7 @@ def screen_context(table: Table) -> dict[str, object]:
         "provisional_end": d.provisional_end(table),
         "join_code": d.join_code,
         "join_link": link,
+        "join_typed": typed_url(url_for("seat.join")),
         "join_qr": qr_svg(link),
     }
 
@@ -103,7 +110,7 @@ def table_stream(table_id: str) -> Response:
         return None
 
     return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
-                  fingerprint=lambda: (d.version, store_mark()), goto=goto)
+                  fingerprint=lambda: (d.version, store_mark(), join_url("")), goto=goto)
 
 
 @bp.get("/rule/<seed>")
