@@ -244,6 +244,7 @@ class SerialTower:
             self._serial = port
             backoff = self._first_backoff
             self._set_online(True)
+            self.ask_hello(port)
             try:
                 self._read_lines(port)
             except (serial.SerialException, OSError) as err:
@@ -253,6 +254,19 @@ class SerialTower:
                 with contextlib.suppress(Exception):
                     port.close()
         self._set_online(False, "stopped")
+
+    def ask_hello(self, port: Any = None) -> bool:
+        """Ask the tower to say who it is (``HELLO?``): a tower that was
+        already running when the companion (re)started answers ``HERE``."""
+        target = port if port is not None else self._serial
+        if target is None:
+            return False
+        try:
+            target.write(proto.ask_line())
+        except Exception as err:  # a tower that cannot be written to still reads out
+            log.info("dice tower %s: could not ask for HELLO (%s)", self.port, err)
+            return False
+        return True
 
     def _read_lines(self, port: Any) -> None:
         buffer = b""
@@ -284,7 +298,8 @@ class SerialTower:
         self.counters.lines_ok += 1
         if isinstance(message, proto.Hello):
             self.hello = message
-            self._seen.clear()  # a (re)started tower numbers its rolls afresh
+            if not message.again:
+                self._seen.clear()  # a (re)started tower numbers its rolls afresh
             if message.version != proto.VERSION:
                 self._notice(
                     "tower-version",
@@ -328,13 +343,21 @@ class SimTower:
     the same name, then greets with HELLO like a board that just reset.
     """
 
-    def __init__(self, directory: Path | str, name: str = "usb-TableCompanion_SimTower-if00") -> None:
+    def __init__(
+        self, directory: Path | str, name: str = "usb-TableCompanion_SimTower-if00", *, answers: bool = True
+    ) -> None:
         self.path = Path(directory) / name
         self.seq = 0
         self.firmware = "sim-tower-1.0"
+        #: answer the companion's ``HELLO?`` with ``HERE`` (False: an old
+        #: firmware that only greets at power-up)
+        self.answers = answers
+        self.asked = 0
         self._master: int | None = None
         self._slave: int | None = None
         self._lock = threading.Lock()
+        self._listener: threading.Thread | None = None
+        self._generation = 0  # one per plug: an old listener stops even if an fd number is reused
         self.plug(greet=True)
 
     def plug(self, greet: bool = True) -> None:
@@ -352,8 +375,45 @@ class SimTower:
             tmp.symlink_to(os.ttyname(slave))
             tmp.replace(self.path)
             self._master, self._slave = master, slave
+            self._generation += 1
+            # the listener reads its own copy of the fd: once this one is closed
+            # its number may be reused by another pty, which must not be read here
+            self._listener = threading.Thread(
+                target=self._listen, args=(os.dup(master), self._generation), name="sim tower", daemon=True
+            )
+            self._listener.start()
         if greet:
             self.greet()
+
+    def _listen(self, master: int, generation: int) -> None:
+        """Read what the companion writes; answer ``HELLO?`` with ``HERE``."""
+        import select
+
+        try:
+            self._answer(master, generation, select.select)
+        finally:
+            os.close(master)
+
+    def _answer(self, master: int, generation: int, wait: Any) -> None:
+        buffer = b""
+        while self._generation == generation:
+            try:
+                ready, _, _ = wait([master], [], [], 0.05)
+                if not ready:
+                    continue
+                chunk = os.read(master, 256)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                raw, buffer = buffer.split(b"\n", 1)
+                if raw.strip() == proto.ask_line().strip():
+                    self.asked += 1
+                    if self.answers:
+                        with contextlib.suppress(OSError):
+                            self.send(proto.here_line(self.firmware))
 
     def greet(self) -> None:
         """Print HELLO like a board that just started: its rolls count from 1 again."""
@@ -365,6 +425,7 @@ class SimTower:
         with self._lock:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
+            self._generation += 1
             for fd in (self._master, self._slave):
                 if fd is not None:
                     with contextlib.suppress(OSError):

@@ -5,9 +5,15 @@ the XOR of every byte of ``body`` as two upper-case hex digits (as in NMEA
 0183).  Bodies:
 
 * ``HELLO TCDT/1 <firmware>``                     sent once after the tower starts
+* ``HERE TCDT/1 <firmware>``                      the answer to the companion's ``HELLO?``
+  (a tower that was already running: its roll numbers go on)
 * ``ROLL <seq> <die>=<face> [<die>=<face> ...]``  one roll; ``seq`` 0-65535, +1 per roll;
   a die name repeats for several dice of one kind (``sector=fish sector=boat``)
 * ``ERR <text>``                                   the tower could not read a roll
+
+The companion sends one line of its own, ``HELLO?*<HH>``, after opening the
+port, so a tower that started before the companion (and greeted nobody) is
+still recognised.  Towers that never read their port simply do not answer.
 
 Examples: ``HELLO TCDT/1 ref-tower-0.3*7C``, ``ROLL 17 credit=red-20 sector=fish*62``.
 """
@@ -36,6 +42,9 @@ class ProtocolError(ValueError):
 class Hello:
     version: int
     firmware: str
+    #: ``HERE``: the answer to ``HELLO?`` from a running tower (no restart:
+    #: its roll numbers go on, so the duplicate memory is kept)
+    again: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,18 @@ def hello_line(firmware: str = "sim-tower") -> str:
     return line(f"HELLO {PROTOCOL}/{VERSION} {firmware}")
 
 
+def here_line(firmware: str = "sim-tower") -> str:
+    return line(f"HERE {PROTOCOL}/{VERSION} {firmware}")
+
+
+#: what the companion writes to ask a tower who it is
+ASK_BODY = "HELLO?"
+
+
+def ask_line() -> bytes:
+    return line(ASK_BODY).encode("ascii")
+
+
 def roll_line(seq: int, faces: tuple[DieFace, ...] | list[DieFace]) -> str:
     return line(f"ROLL {seq % SEQ_MODULO} " + " ".join(f"{f.die}={f.face}" for f in faces))
 
@@ -93,14 +114,14 @@ def parse(raw: bytes | str) -> Message:
         raise ProtocolError(f"bad checksum {given} (expected {checksum(body)}): {_show(body)}")
     words = body.split(" ")
     head = words[0]
-    if head == "HELLO":
+    if head in ("HELLO", "HERE"):
         if len(words) < 3 or not words[1].startswith(f"{PROTOCOL}/"):
-            raise ProtocolError(f"malformed HELLO: {_show(body)}")
+            raise ProtocolError(f"malformed {head}: {_show(body)}")
         try:
             version = int(words[1].split("/", 1)[1])
         except ValueError:
-            raise ProtocolError(f"malformed protocol version in HELLO: {_show(body)}") from None
-        return Hello(version, " ".join(words[2:]))
+            raise ProtocolError(f"malformed protocol version in {head}: {_show(body)}") from None
+        return Hello(version, " ".join(words[2:]), again=head == "HERE")
     if head == "ROLL":
         if len(words) < 3:
             raise ProtocolError(f"ROLL without faces: {_show(body)}")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -73,11 +74,21 @@ def tower(tmp_path: Path) -> Iterator[tuple[SimTower, SerialTower, Collector]]:
     got = Collector()
     reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
     assert reader.wait_online(True, timeout=5)
+    assert wait_for(lambda: reader.hello is not None and reader.hello.again)  # it asked HELLO?, the sim said HERE
     try:
         yield sim, reader, got
     finally:
         reader.stop()
         sim.close()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
 
 
 def d6(face: str) -> tuple[DieFace, ...]:
@@ -185,3 +196,51 @@ def test_the_simulated_tower_counts_from_1_after_every_hello(tmp_path: Path) -> 
         assert sim.roll(d6).seq == 1
     finally:
         sim.close()
+
+
+def test_a_tower_that_was_already_running_answers_hello_request(tmp_path: Path) -> None:
+    """A native-USB tower greets only at power-up: after a companion restart
+    it is asked (HELLO?) and answers HERE; its roll numbers go on, so a
+    repeat of a roll seen before the answer is still applied once."""
+    sim = SimTower(tmp_path)  # powered up (and greeted) before anyone listened
+    got = Collector()
+    reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
+    try:
+        assert wait_for(lambda: reader.hello is not None)
+        assert reader.hello == proto.Hello(1, "sim-tower-1.0", again=True) and sim.asked == 1
+        sim.send(proto.roll_line(41, d6("3")))
+        assert got.next_roll().seq == 41
+        assert reader.ask_hello()  # asked again: HERE keeps the duplicate memory
+        assert wait_for(lambda: sim.asked == 2)
+        time.sleep(0.1)
+        sim.send(proto.roll_line(41, d6("3")))
+        sim.send(proto.roll_line(42, d6("6")))
+        assert got.next_roll().seq == 42
+        assert reader.counters.duplicates == 1
+        sim.greet()  # a real restart: numbers start again at 1, and 41 is new again later
+        sim.send(proto.roll_line(1, d6("2")))
+        assert got.next_roll().seq == 1
+    finally:
+        reader.stop()
+        sim.close()
+
+
+def test_an_old_tower_that_does_not_answer_still_reads(tmp_path: Path) -> None:
+    sim = SimTower(tmp_path, answers=False)
+    got = Collector()
+    reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
+    try:
+        assert reader.wait_online(True, timeout=5) and wait_for(lambda: sim.asked == 1)
+        assert reader.hello is None
+        sim.send(proto.roll_line(7, d6("1")))
+        assert got.next_roll().seq == 7
+    finally:
+        reader.stop()
+        sim.close()
+
+
+def test_here_and_the_request_parse() -> None:
+    assert proto.parse(proto.here_line("ref-0.4")) == proto.Hello(1, "ref-0.4", again=True)
+    assert proto.ask_line() == b"HELLO?*" + proto.checksum("HELLO?").encode() + b"\n"
+    with pytest.raises(proto.ProtocolError, match="malformed HERE"):
+        proto.parse(proto.line("HERE"))
