@@ -34,7 +34,13 @@ def register(sub: Any) -> None:
     tags.add_argument("--code-mm", type=float, default=None, help="side of each code in mm (default: firmware_notes/camera.md)")
     tags.set_defaults(handler=cmd_tags)
 
-    doctor = sub.add_parser("doctor", help="what camera and dice inputs are attached, and which would be used")
+    doctor = sub.add_parser(
+        "doctor",
+        help="what camera and dice inputs are attached, and which would be used",
+        description="Say what hardware was found, which inputs would be used and why, and open every "
+        "configured device.  Exit status: 0 all well, 1 a configured device is missing or broken "
+        "(listed under problems), 2 a setting is misspelt.",
+    )
     doctor.add_argument("--json", action="store_true")
     doctor.add_argument("--quick", action="store_true", help="do not open devices, only look for them")
     doctor.set_defaults(handler=cmd_doctor)
@@ -167,4 +173,4 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print()
     else:
         print(render_report(report))
-    return 0
+    return 1 if report["problems"] else 0

@@ -12,11 +12,13 @@ the reason says which hardware was looked for and not found.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import importlib.util
 import os
 import platform
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +58,13 @@ class Choice:
 
 
 def raspberry_pi_model() -> str | None:
-    """The Pi's model string, or ``None`` on any other machine."""
+    """The Pi's model string, or ``None`` on any other machine.
+    ``COMPANION_PI=1`` / ``0`` says so instead (tests, the arm64 proof)."""
+    override = os.environ.get("COMPANION_PI", "").strip().lower()
+    if override in ("1", "yes", "true"):
+        return "Raspberry Pi (COMPANION_PI=1)"
+    if override in ("0", "no", "false"):
+        return None
     try:
         model = Path("/proc/device-tree/model").read_bytes().decode("ascii", "replace").strip("\x00 \n")
     except OSError:
@@ -158,18 +166,90 @@ def choose_camera(spec: str, probe: bool = True) -> Choice:
 
 
 # dice -------------------------------------------------------------------------------
+#: USB (vendor, product) ids of boards a dice tower is built on
+#: (firmware_notes/dice-tower.md); COMPANION_TOWER_USB adds more.  Only ports
+#: with one of these ids are opened while looking for a tower: opening a port
+#: resets many boards, and a 3D printer or a GPS on the next port must be left alone.
+TOWER_USB_IDS: dict[tuple[int, int], str] = {
+    (0x2E8A, 0x000A): "Raspberry Pi Pico (Pico SDK USB serial)",
+    (0x2E8A, 0x0005): "Raspberry Pi Pico (MicroPython)",
+    (0x2E8A, 0x0009): "Raspberry Pi Pico 2 (Pico SDK USB serial)",
+    (0x2341, 0x8036): "Arduino Leonardo",
+    (0x2341, 0x8037): "Arduino Micro",
+    (0x239A, 0x80F4): "Adafruit QT Py RP2040 (CircuitPython)",
+}
+
+
+@dataclass(frozen=True)
+class UsbPort:
+    device: str  # /dev/ttyACM0
+    vid: int | None
+    pid: int | None
+    description: str
+    stable: str  # /dev/serial/by-id/... when there is one, else device
+
+    @property
+    def usb_id(self) -> str:
+        return f"{self.vid:04x}:{self.pid:04x}" if self.vid is not None and self.pid is not None else "no USB id"
+
+
+def parse_usb_ids(raw: str) -> dict[tuple[int, int], str]:
+    """``COMPANION_TOWER_USB``: ``VID:PID`` pairs in hex, comma-separated."""
+    ids: dict[tuple[int, int], str] = {}
+    for part in (p.strip() for p in raw.split(",")):
+        if not part:
+            continue
+        vid, sep, pid = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            key = (int(vid, 16), int(pid, 16))
+        except ValueError:
+            raise ValueError(f"COMPANION_TOWER_USB: {part!r} is not VID:PID in hex (e.g. 2e8a:000a)") from None
+        if not all(0 <= v <= 0xFFFF for v in key):
+            raise ValueError(f"COMPANION_TOWER_USB: {part!r} is out of range")
+        ids[key] = f"COMPANION_TOWER_USB {part}"
+    return ids
+
+
+def tower_usb_ids() -> dict[tuple[int, int], str]:
+    return {**TOWER_USB_IDS, **parse_usb_ids(os.environ.get("COMPANION_TOWER_USB", ""))}
+
+
+def usb_serial_ports(comports: Callable[[], Iterable[Any]] | None = None) -> list[UsbPort]:
+    """Serial ports with their USB ids (pyserial's ``list_ports``), each
+    named by its stable ``/dev/serial/by-id`` link where there is one."""
+    if comports is None:
+        try:
+            from serial.tools.list_ports import comports as listed
+        except ImportError:
+            return []
+        comports = listed
+    links = {os.path.realpath(link): link for link in glob.glob(BY_ID)}
+    ports: list[UsbPort] = []
+    for info in comports():
+        device = str(info.device)
+        ports.append(UsbPort(device, getattr(info, "vid", None), getattr(info, "pid", None),
+                             str(getattr(info, "description", "") or ""),
+                             links.get(os.path.realpath(device), device)))
+    return sorted(ports, key=lambda p: p.stable)
+
+
 def serial_candidates() -> list[str]:
     return sorted(glob.glob(BY_ID))
 
 
 def tower_says_hello(port: str, baud: int, wait_s: float = 2.5) -> str | None:
-    """Open ``port`` and wait for a protocol HELLO (boards reset on open)."""
+    """Open ``port``, ask ``HELLO?`` and wait for the tower's ``HELLO`` (a
+    board that reset on open) or ``HERE`` (one that was already running)."""
     from hardware import tower_protocol as proto
 
     try:
         import serial
 
         with serial.serial_for_url(port, baudrate=baud, timeout=0.2) as conn:
+            with contextlib.suppress(Exception):
+                conn.write(proto.ask_line())
             deadline = time.monotonic() + wait_s
             while time.monotonic() < deadline:
                 raw = conn.readline()
@@ -180,13 +260,16 @@ def tower_says_hello(port: str, baud: int, wait_s: float = 2.5) -> str | None:
                 except proto.ProtocolError:
                     continue
                 if isinstance(message, proto.Hello):
-                    return f"{proto.PROTOCOL}/{message.version} {message.firmware}"
+                    word = "HERE" if message.again else "HELLO"
+                    return f"{word} {proto.PROTOCOL}/{message.version} {message.firmware}"
     except Exception:
         return None
     return None
 
 
-def choose_dice(spec: str, baud: int = 115200, probe: bool = True) -> Choice:
+def choose_dice(
+    spec: str, baud: int = 115200, probe: bool = True, comports: Callable[[], Iterable[Any]] | None = None
+) -> Choice:
     spec = spec.strip()
     if spec == "none":
         return Choice("dice", "none", False, "COMPANION_DICE=none: dice are entered by the host")
@@ -201,13 +284,22 @@ def choose_dice(spec: str, baud: int = 115200, probe: bool = True) -> Choice:
     if spec != "auto":
         raise ValueError(f"COMPANION_DICE={spec!r}: use auto, button:BCM, serial:PORT, sim-tower or none")
     found: list[str] = []
-    ports = serial_candidates()
-    found += [f"serial: {p}" for p in ports] or ["serial: nothing in /dev/serial/by-id"]
+    ids = tower_usb_ids()
+    ports = usb_serial_ports(comports)
+    if not ports:
+        found.append("serial: no USB serial ports")
     for port in ports:
-        hello = tower_says_hello(port, baud) if probe else None
+        board = ids.get((port.vid, port.pid)) if port.vid is not None and port.pid is not None else None
+        if board is None:
+            found.append(f"serial: {port.stable} ({port.usb_id}, {port.description or '?'}): "
+                         "not a dice tower's USB id, not opened")
+            continue
+        hello = tower_says_hello(port.stable, baud) if probe else None
         if hello:
-            return Choice("dice", "serial", False, f"auto: dice tower on {port} said HELLO {hello}", port, found)
-        found.append(f"serial: {port} {'sent no HELLO in 2.5 s' if probe else 'not opened (--quick)'}")
+            return Choice("dice", "serial", False, f"auto: dice tower on {port.stable} ({board}) said {hello}",
+                          port.stable, found)
+        found.append(f"serial: {port.stable} ({board}) "
+                     + ("did not answer HELLO? in 2.5 s" if probe else "not opened (--quick)"))
     pi = raspberry_pi_model()
     if pi:
         found.append("GPIO: present (a button cannot be detected, only configured)")
@@ -243,22 +335,52 @@ def parse_pin(raw: str, variable: str) -> int:
 
 # the report ---------------------------------------------------------------------------
 def doctor_report(config: HardwareConfig, probe: bool = True) -> dict[str, Any]:
-    """What ``companion doctor`` prints: the machine, the decoders, the
-    chosen camera and dice with the reasons, and the settings in force."""
+    """What ``companion doctor`` prints: the machine, the decoders, numpy, the
+    GPIO pin factory, the chosen camera and dice with the reasons and each
+    device opened, and the settings in force.  ``problems`` lists what is
+    missing or broken (``companion doctor`` then exits 1)."""
+    from hardware import checks
+    from hardware.onenumpy import describe, numpy_copies, problems
+
+    pi = raspberry_pi_model()
     _, decoders = probe_decoders(config.decoders)
-    report: dict[str, Any] = {"machine": machine_line(), "decoders": [d.__dict__ for d in decoders]}
+    copies = numpy_copies()
+    report: dict[str, Any] = {
+        "machine": machine_line(),
+        "decoders": [d.__dict__ for d in decoders],
+        "numpy": describe(copies),
+        "gpio": checks.pin_factory_status(pi),
+    }
+    trouble: list[str] = [f"numpy: {p}" for p in problems(copies, pi is not None)]
+    if not report["gpio"]["ok"]:
+        trouble.append(f"GPIO: {report['gpio']['why']}")
     for role in ("camera", "dice"):
+        spec = config.camera if role == "camera" else config.dice
         try:
             if role == "camera":
                 choice = choose_camera(config.camera, probe)
+                check = checks.check_camera(choice, spec != "auto", probe)
             else:
                 choice = choose_dice(config.dice, config.serial_baud, probe)
+                check = checks.check_dice(choice, config.serial_baud, probe, pi)
             report[role] = choice.to_json()
         except ValueError as err:
             report[role] = {"kind": "error", "simulated": False, "why": str(err), "target": "", "found": []}
+            trouble.append(f"{role}: {err}")
+            continue
+        if check is not None:
+            report[role]["check"] = check.to_json()
+            if not check.ok:
+                trouble.append(f"{role} {choice.kind} {choice.target}: {check.message}".replace("  ", " "))
     report["led"] = f"BCM{config.led}" if config.led is not None else None
+    led_check = checks.check_led(config.led, probe, pi)
+    if led_check is not None:
+        report["led_check"] = led_check.to_json()
+        if not led_check.ok:
+            trouble.append(f"ready LED: {led_check.message}")
     report["settings"] = config.to_json()
     report["environment"] = {k: v for k, v in sorted(os.environ.items()) if k.startswith("COMPANION_")}
+    report["problems"] = trouble
     return report
 
 
@@ -266,14 +388,27 @@ def render_report(report: dict[str, Any]) -> str:
     lines = [f"machine: {report['machine']}", "QR decoders:"]
     for d in report["decoders"]:
         lines.append(f"  {'ok ' if d['available'] else 'NO '} {d['name']}: {d['why']}")
+    lines.append(report.get("numpy", "numpy: ?"))
+    gpio = report.get("gpio")
+    if gpio is not None:
+        lines.append(f"GPIO pin factory: {gpio['factory'] or 'none'} ({'ok' if gpio['ok'] else 'PROBLEM'}: {gpio['why']})")
+        for fallback in gpio.get("fallbacks", []) if (gpio["factory"] or not gpio["ok"]) else []:
+            lines.append(f"  tried: {fallback}")
     for role in ("camera", "dice"):
         c = report[role]
         real = "simulated" if c["simulated"] else "real"
         target = f" {c['target']}" if c["target"] else ""
         lines.append(f"{role}: {c['kind']}{target} ({real})")
         lines.append(f"  why: {c['why']}")
+        if "check" in c:
+            lines.append(f"  {'opened' if c['check']['ok'] else 'MISSING'}: {c['check']['message']}")
         for item in c["found"]:
             lines.append(f"  looked: {item}")
     lines.append(f"ready LED: {report['led'] or 'none (COMPANION_LED not set)'}")
+    if "led_check" in report:
+        lines.append(f"  {'opened' if report['led_check']['ok'] else 'MISSING'}: {report['led_check']['message']}")
     lines.append("settings: " + ", ".join(f"{k}={v}" for k, v in report["settings"].items()))
+    problems = report.get("problems", [])
+    lines.append(f"problems: {len(problems)}" if problems else "problems: none")
+    lines.extend(f"  - {p}" for p in problems)
     return "\n".join(lines)

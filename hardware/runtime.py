@@ -38,7 +38,7 @@ from companion.table import Room, Table
 from companion.tags import CardRegistry, TagError
 from hardware.debounce import SightingDebouncer
 from hardware.decoders import DECODER_CLASSES, Scanner, probe_decoders
-from hardware.detect import Choice, choose_camera, choose_dice, parse_pin
+from hardware.detect import Choice, choose_camera, choose_dice, parse_pin, parse_usb_ids
 from hardware.dice import (
     ButtonInput,
     CardSighting,
@@ -114,6 +114,8 @@ class HardwareConfig:
             if not v.isdigit() or int(v) == 0:
                 raise ValueError(f"COMPANION_SERIAL_BAUD={v!r} is not a positive whole number")
             kwargs["serial_baud"] = int(v)
+        if (v := get("TOWER_USB")) is not None:
+            parse_usb_ids(v)  # ValueError naming the variable
         if (v := get("CAMERA_SIZE")) is not None:
             w, _, h = v.lower().partition("x")
             if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):

@@ -249,15 +249,22 @@ def test_auto_on_a_pi_without_hardware_says_so(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(detect, "raspberry_pi_model", lambda: "Raspberry Pi 5 Model B Rev 1.0")
     monkeypatch.setattr(detect, "picamera_cameras", lambda: ([], ""))
     monkeypatch.setattr(detect, "v4l2_devices", lambda: [])
-    monkeypatch.setattr(detect, "serial_candidates", lambda: ["/dev/serial/by-id/usb-Other_Thing-if00"])
-    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: None)
+    monkeypatch.setattr(detect, "usb_serial_ports", lambda comports=None: [
+        detect.UsbPort("/dev/ttyACM0", 0x2E8A, 0x000A, "Pico", "/dev/serial/by-id/usb-Raspberry_Pi_Pico-if00"),
+        detect.UsbPort("/dev/ttyUSB0", 0x1A86, 0x7523, "USB Serial", "/dev/serial/by-id/usb-1a86_USB_Serial-if00"),
+    ])
+    opened: list[str] = []
+    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: opened.append(port))
     camera = detect.choose_camera("auto")
     assert (camera.kind, camera.simulated) == ("none", False)  # not a simulated camera scanning nothing
     assert "Raspberry Pi 5" in camera.why and "no camera found" in camera.why and "by hand" in camera.why
     dice = detect.choose_dice("auto")
     assert (dice.kind, dice.simulated, dice.target) == ("button", False, "BCM17")
     assert "no dice tower answered" in dice.why
-    assert any("sent no HELLO" in f for f in dice.found)
+    assert any("did not answer HELLO?" in f for f in dice.found)
+    # only the board with a tower's USB id was opened; the CH340 (a 3D printer?) was left alone
+    assert opened == ["/dev/serial/by-id/usb-Raspberry_Pi_Pico-if00"]
+    assert any("1a86:7523" in f and "not opened" in f for f in dice.found)
 
 
 def test_auto_prefers_real_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,8 +273,9 @@ def test_auto_prefers_real_hardware(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(detect, "picamera_cameras", lambda: ([], "no libcamera"))
     monkeypatch.setattr(detect, "v4l2_devices", lambda: [("/dev/video0", "USB Camera")])
     monkeypatch.setattr(detect, "v4l2_gives_frames", lambda dev: True)
-    monkeypatch.setattr(detect, "serial_candidates", lambda: ["/dev/serial/by-id/usb-Pico-if00"])
-    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: "TCDT/1 ref-0.3")
+    monkeypatch.setattr(detect, "usb_serial_ports", lambda comports=None: [
+        detect.UsbPort("/dev/ttyACM0", 0x2341, 0x8037, "Arduino Micro", "/dev/serial/by-id/usb-Pico-if00")])
+    monkeypatch.setattr(detect, "tower_says_hello", lambda port, baud, wait_s=2.5: "HELLO TCDT/1 ref-0.3")
     camera = detect.choose_camera("auto")
     assert (camera.kind, camera.simulated, camera.target) == ("v4l2", False, "/dev/video0")
     dice = detect.choose_dice("auto")
@@ -281,7 +289,7 @@ def test_auto_finds_a_tower_that_says_hello(tmp_path: Path) -> None:
     from hardware.dice import SimTower
     from hardware.tower_protocol import hello_line
 
-    sim = SimTower(tmp_path)
+    sim = SimTower(tmp_path, answers=False)
     stop = threading.Event()
 
     def greet() -> None:  # a board that resets on open and greets: greet until asked to stop
@@ -292,7 +300,7 @@ def test_auto_finds_a_tower_that_says_hello(tmp_path: Path) -> None:
     thread = threading.Thread(target=greet, daemon=True)
     thread.start()
     try:
-        assert detect.tower_says_hello(str(sim.path), 115200, wait_s=2.0) == "TCDT/1 probe-test"
+        assert detect.tower_says_hello(str(sim.path), 115200, wait_s=2.0) == "HELLO TCDT/1 probe-test"
         assert detect.tower_says_hello(str(tmp_path / "nothing"), 115200, wait_s=0.2) is None
     finally:
         stop.set()
@@ -357,3 +365,36 @@ def test_a_camera_that_stops_giving_frames_goes_offline_and_comes_back(room: Roo
         assert "stopped giving frames" in text or "offline" in text
     finally:
         rt.stop()
+
+
+def test_auto_finds_a_running_tower_by_its_usb_id_and_asks_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A native-USB tower that was already running (it greeted at power-up,
+    long ago) is found after a restart: its port has a tower's USB id, and it
+    answers the companion's HELLO? with HERE."""
+    from types import SimpleNamespace
+
+    from hardware import detect
+    from hardware.dice import SimTower
+
+    sim = SimTower(tmp_path)
+    monkeypatch.delenv("COMPANION_PI", raising=False)
+    monkeypatch.setenv("COMPANION_TOWER_USB", "1209:7d00")
+    ports = [SimpleNamespace(device=str(sim.path), vid=0x1209, pid=0x7D00, description="TC tower"),
+             SimpleNamespace(device="/dev/ttyS0", vid=None, pid=None, description="n/a")]
+    try:
+        dice = detect.choose_dice("auto", comports=lambda: ports)
+        assert (dice.kind, dice.target, dice.simulated) == ("serial", str(sim.path), False)
+        assert "said HERE TCDT/1 sim-tower-1.0" in dice.why and sim.asked == 1
+        assert any("/dev/ttyS0 (no USB id" in f for f in dice.found)
+    finally:
+        sim.close()
+
+
+def test_tower_usb_ids_from_the_environment() -> None:
+    from hardware import detect
+
+    assert detect.parse_usb_ids("2E8A:000a, 1209:7d00") == {(0x2E8A, 0x000A): "COMPANION_TOWER_USB 2E8A:000a",
+                                                           (0x1209, 0x7D00): "COMPANION_TOWER_USB 1209:7d00"}
+    for bad in ("2e8a", "zz:01", "12345:1"):
+        with pytest.raises(ValueError, match="COMPANION_TOWER_USB"):
+            detect.parse_usb_ids(bad)
