@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion import jsontext
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
@@ -116,11 +117,11 @@ def version_line() -> str:
 # play -------------------------------------------------------------------------
 def load_script(path: Path) -> dict[str, Any]:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = jsontext.loads(path.read_bytes())
     except FileNotFoundError:
         raise ScriptError(f"{path}: no such file") from None
-    except json.JSONDecodeError as err:
-        raise ScriptError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    except jsontext.JSONRefused as err:
+        raise ScriptError(f"{path}: {err}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ScriptError(f"{path}: cannot be read ({err})") from None
     if not isinstance(raw, dict):

@@ -16,11 +16,12 @@ file and says what is wrong with it.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from companion import jsontext
 
 
 def editions_dir() -> Path:
@@ -57,11 +58,11 @@ class EditionError(ValueError):
 
 def read_json_object(path: Path) -> dict[str, Any]:
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = jsontext.loads(path.read_bytes())
     except FileNotFoundError:
         raise EditionError(path, ["the file does not exist"]) from None
-    except json.JSONDecodeError as err:
-        raise EditionError(path, [f"not valid JSON: line {err.lineno}, column {err.colno}: {err.msg}"]) from None
+    except jsontext.JSONRefused as err:
+        raise EditionError(path, [str(err)]) from None
     except (OSError, UnicodeDecodeError) as err:
         raise EditionError(path, [f"cannot be read: {err}"]) from None
     if not isinstance(raw, dict):

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion import jsontext
+
 FIELD_PREFIX = "f."
 MAX_TEXT = 200
 
@@ -50,8 +52,8 @@ def read_posted(form: FormLike) -> Posted:
         raise FormError("the form names no action")
     raw_args = _get(form, "args", "{}") or "{}"
     try:
-        args = json.loads(raw_args)
-    except (TypeError, ValueError):
+        args = jsontext.loads(str(raw_args))
+    except jsontext.JSONRefused:
         raise FormError("the form's action arguments are not readable") from None
     if not isinstance(args, dict):
         raise FormError("the form's action arguments are not readable")
