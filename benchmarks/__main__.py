@@ -10,6 +10,7 @@ BENCHMARKS: dict[str, str] = {
     "qr": "benchmarks.qr",
     "latency": "benchmarks.latency",
     "load": "benchmarks.load",
+    "uploads": "benchmarks.uploads",
 }
 
 
