@@ -69,7 +69,10 @@ def csrf_token() -> str:
 def csrf_matches(sent: object) -> bool:
     """Whether ``sent`` is this session's CSRF token."""
     known = session.get("csrf")
-    return isinstance(known, str) and hmac.compare_digest(str(sent), known)
+    # compared as UTF-8 bytes: compare_digest refuses non-ASCII text with a TypeError (a 500)
+    return isinstance(known, str) and hmac.compare_digest(
+        str(sent).encode("utf-8", "surrogatepass"), known.encode("utf-8", "surrogatepass")
+    )
 
 
 def _check_csrf() -> None:

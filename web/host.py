@@ -9,7 +9,18 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import record
@@ -65,9 +76,7 @@ def host_only(view: F) -> F:
 def login() -> BaseResponse:
     d = dash()
     wrong = False
-    next_url = request.values.get("next", "")
-    if not next_url.startswith("/host"):
-        next_url = url_for("host.home")
+    next_url = safe_next(request.values.get("next", ""))
     if request.method == "POST":
         who = request.remote_addr or "?"
         if d.pin_guard.locked(who):
@@ -80,6 +89,22 @@ def login() -> BaseResponse:
         wrong = True
     return Response(render_template("host_login.html", wrong=wrong, next=next_url),
                     status=403 if wrong else 200)
+
+
+def safe_next(raw: str) -> str:
+    """Where to go after logging in: a host page of this app (a path that
+    routes to a ``host.`` GET view), else the host's home.  ``/hostile``,
+    ``//evil.example/host`` and ``/host/../j`` are not host pages."""
+    home = url_for("host.home")
+    if not raw.startswith("/") or raw.startswith("//") or len(raw) > 300 or not raw.isascii():
+        return home
+    if any(ch in raw for ch in "\\?#") or any(ord(ch) < 33 for ch in raw) or "/." in raw:
+        return home
+    try:
+        endpoint, _ = current_app.url_map.bind("localhost").match(raw, method="GET")
+    except HTTPException:  # NotFound, MethodNotAllowed, RequestRedirect
+        return home
+    return raw if str(endpoint).startswith("host.") and endpoint != "host.login" else home
 
 
 @bp.post("/logout")

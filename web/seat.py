@@ -30,6 +30,8 @@ from web.views import project
 bp = Blueprint("seat", __name__)
 
 COOKIE_DAYS = 14
+#: the longest seat number a seat cookie may carry
+MAX_SEAT_DIGITS = 2
 
 
 def cookie_name(table_id: str) -> str:
@@ -43,7 +45,9 @@ def _cookie_value(seat: int, token: str) -> str:
 def seat_from_cookie(table: Table) -> tuple[int, str] | None:
     raw = request.cookies.get(cookie_name(table.id), "")
     seat_text, _, token = raw.partition(".")
-    if not seat_text.isdigit() or not token:
+    # a seat number is one or two ASCII digits; anything else (a 5000-digit
+    # number int() refuses, Unicode digits) holds no seat
+    if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= MAX_SEAT_DIGITS) or not token:
         return None
     return int(seat_text), token
 
