@@ -52,6 +52,7 @@ from hardware.dice import (
 )
 from hardware.frames import BlankSource, FolderSource, FrameSource, PicameraSource, V4L2Source
 from hardware.spread import SpreadScan, scan_spread
+from hardware.stall import STALL_AFTER, CameraState, FrameWatch
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class HardwareConfig:
     serial_baud: int = 115200
     decoders: tuple[str, ...] = ("zxing-cpp", "pyzbar")
     probe: bool = True  # open devices while choosing (auto)
+    stall_s: float = STALL_AFTER  # an open camera without a frame this long is "stalled"
+    still_timeout_s: float = 5.0  # the host's "take a still" gives up after this
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> HardwareConfig:
@@ -160,6 +163,19 @@ class Notice:
         return {"at": self.at, "kind": self.kind, "message": self.message, "source": self.source}
 
 
+#: what the table screen tells the players about a device (one place for
+#: these words; the host page has the details)
+TABLE_NOTES = {
+    "tower-offline": "Dice tower offline: roll by hand on the host page.",
+    "dice-failed": "The dice input is not working: roll by hand on the host page.",
+    "camera-blind": "Camera not seeing the table: the host enters cards by hand.",
+}
+
+
+class CameraTimeout(TimeoutError):
+    """The camera did not give a still in time; the message says so for the host."""
+
+
 _STOP = object()
 
 
@@ -191,8 +207,7 @@ class HardwareRuntime:
 
         self.camera_choice: Choice
         self.frames: FrameSource | None = None
-        self._camera_online = False
-        self._camera_why = ""
+        self.watch = FrameWatch(config.stall_s)
         self._camera_lock = threading.Lock()
         if frame_source is not None:
             self.camera_choice = Choice("camera", frame_source.kind, frame_source.simulated, "given by the caller")
@@ -320,8 +335,7 @@ class HardwareRuntime:
         table = self._table()
         if self.frames is None or table is None:
             return None
-        with self._camera_lock:
-            image = self.frames.still()
+        image = self._still(self.frames)
         if image is None:
             self.notice("camera", "the camera gave no still")
             return None
@@ -330,6 +344,79 @@ class HardwareRuntime:
             self.notice("foreign-code", text, "scanner")
         return result
 
+    def _still(self, source: FrameSource) -> Any:
+        """One still, or :class:`CameraTimeout` after ``still_timeout_s``:
+        neither a read stuck in the camera thread (it holds the device) nor a
+        still that never returns keeps the host waiting."""
+        timeout = self.config.still_timeout_s
+        deadline = time.monotonic() + timeout
+        if not self._camera_lock.acquire(timeout=timeout):
+            self.notice("camera", f"no still: the camera has been stuck in a read for more than {timeout:g} s")
+            raise CameraTimeout(f"the camera has been stuck for more than {timeout:g} s and gave no still: "
+                                "check its cable, or upload a photo instead")
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def take() -> None:
+            try:
+                box["image"] = source.still()
+            except Exception as err:  # a failing still is a message, not a crash
+                box["error"] = err
+            finally:
+                self._camera_lock.release()  # the lock is released by whoever finishes the still
+                done.set()
+
+        threading.Thread(target=take, name="camera still", daemon=True).start()
+        if not done.wait(max(0.0, deadline - time.monotonic())):
+            self.notice("camera", f"no still: the camera did not answer within {timeout:g} s")
+            raise CameraTimeout(f"the camera did not give a still within {timeout:g} s: "
+                                "try again, or upload a photo instead")
+        if "error" in box:
+            self.notice("camera", f"the camera could not take a still: {box['error']}")
+            return None
+        return box.get("image")
+
+    def camera_health(self) -> Any:
+        """The camera's :class:`~hardware.stall.CameraHealth` now; a change
+        of state (stalled, seeing again, offline) becomes a notice once."""
+        with self._lock:
+            health = self.watch.health()
+            change = self.watch.changed()
+        if change is not None and self.frames is not None:
+            kind = self.frames.kind
+            if change.state is CameraState.STALLED:
+                self.notice("camera", f"camera {kind} stalled: {change.problem}")
+            elif change.state is CameraState.SEEING:
+                self.notice("camera", f"camera {kind} is seeing the table again")
+        return health
+
+    def table_notes(self, table: Table | None = None) -> list[str]:
+        """What the players at the table fed by the hardware need to know
+        (for the table screen): a dice input they cannot use while the game
+        waits for dice, a camera that does not see the table while the game
+        has tagged cards.  Nothing for another table."""
+        table = table if table is not None else self._table()
+        if table is None or table.id != self._table_id:
+            return []
+        notes: list[str] = []
+        try:
+            waiting_for_dice = bool(table.game.dice_to_roll(table.state))
+        except Exception:
+            waiting_for_dice = False
+        if waiting_for_dice:
+            if self.tower is not None and not self.tower.online:
+                notes.append(TABLE_NOTES["tower-offline"])
+            elif "FAILED" in self.dice_choice.why:
+                notes.append(TABLE_NOTES["dice-failed"])
+        if self.frames is not None:
+            try:
+                has_cards = bool(table.game.card_kinds(table.config.edition))
+            except Exception:
+                has_cards = False
+            if has_cards and self.camera_health().state is not CameraState.SEEING:
+                notes.append(TABLE_NOTES["camera-blind"])
+        return notes
+
     def notices(self, limit: int = 20) -> list[dict[str, Any]]:
         """The most recent notices, newest first."""
         with self._lock:
@@ -337,11 +424,14 @@ class HardwareRuntime:
         return [n.to_json() for n in reversed(items)]
 
     def status(self) -> dict[str, Any]:
-        camera = {**self.camera_choice.to_json(), "online": self._camera_online_now()}
+        camera: dict[str, Any] = {**self.camera_choice.to_json(), "online": False, "state": "offline"}
         if self.frames is not None:
-            camera["describe"] = self.frames.describe()
-        if self._camera_why:
-            camera["problem"] = self._camera_why
+            health = self.camera_health()
+            camera.update(online=health.online, state=health.state.value, describe=self.frames.describe())
+            if health.problem:
+                camera["problem"] = health.problem
+            if health.silent_for is not None:
+                camera["last_frame_s"] = round(health.silent_for, 1)
         camera["debounce"] = f"{self.debouncer.k}/{self.debouncer.n}, leave {self.debouncer.leave_s:g} s"
         camera["decoders"] = [d.__dict__ for d in self.decoder_report]
         dice = {**self.dice_choice.to_json(), "online": self._dice_online()}
@@ -371,9 +461,6 @@ class HardwareRuntime:
         """Seconds from each applied observation's frame (or line) to its
         command being applied, most recent last (at most 500)."""
         return list(self._latencies)
-
-    def _camera_online_now(self) -> bool:
-        return self.frames is not None and self._camera_online
 
     def _dice_online(self) -> bool:
         if self.tower is not None:
@@ -417,17 +504,19 @@ class HardwareRuntime:
         source = self.frames
         scanner = self.scanner
         assert source is not None and scanner is not None
-        backoff = 0.5
+        backoff, said_offline = 0.5, False
         while not self._stop.is_set():
             if not source.online:
                 try:
                     with self._camera_lock:
                         source.open()
-                    self._camera_online, self._camera_why, backoff = True, "", 0.5
+                    self.watch.opened()
+                    backoff, said_offline = 0.5, False
                 except Exception as err:
-                    if self._camera_online or not self._camera_why:
+                    if not said_offline:
                         self.notice("camera", f"camera {source.kind} is offline: {err}")
-                    self._camera_online, self._camera_why = False, str(err)
+                        said_offline = True
+                    self.watch.closed(f"camera {source.kind} is offline: {err}")
                     with contextlib.suppress(Exception):
                         source.close()
                     self._stop.wait(backoff)
@@ -446,17 +535,20 @@ class HardwareRuntime:
                 frame = source.read()
             except Exception as err:
                 frame = None
-                self._camera_why = str(err)
+                self.watch.failed(f"the last read failed: {err}")
         at = time.monotonic()
         if frame is None:
             if not source.online:
-                if self._camera_online:
+                if self.watch.health().online:
                     self.notice("camera", f"camera {source.kind} stopped giving frames")
-                self._camera_online = False
+                self.watch.closed(f"camera {source.kind} stopped giving frames")
                 with contextlib.suppress(Exception):
                     source.close()
+            self.camera_health()
             self._stop.wait(0.05)
             return
+        self.watch.frame()
+        self.camera_health()
         payloads = [code.text for code in scanner.read(frame)]
         if self._reset_debounce.is_set():  # the table changed: start counting afresh
             self._reset_debounce.clear()
@@ -466,7 +558,12 @@ class HardwareRuntime:
 
     def _own(self) -> None:
         while True:
-            item = self._queue.get()
+            try:
+                item = self._queue.get(timeout=1.0)
+            except queue.Empty:  # quiet: look after the camera (a stuck read cannot report itself)
+                if self.frames is not None:
+                    self.camera_health()
+                continue
             if item is _STOP:
                 return
             try:
