@@ -63,6 +63,19 @@ def lobby_stream() -> Response:
     return resp
 
 
+def device_notes(table: Table) -> list[str]:
+    """What the hardware tells the players at this table (a dice tower
+    offline while dice are awaited, a camera not seeing the table): only
+    for the table the hardware feeds, never raising."""
+    notes = getattr(dash().hardware, "table_notes", None)
+    if notes is None:
+        return []
+    try:
+        return [str(n) for n in notes(table)]
+    except Exception:  # the hardware must never take the table screen down
+        return []
+
+
 def screen_context(table: Table) -> dict[str, object]:
     d = dash()
     link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
@@ -79,6 +92,7 @@ def screen_context(table: Table) -> dict[str, object]:
         "join_link": link,
         "join_typed": typed_url(url_for("seat.join")),
         "join_qr": qr_svg(link),
+        "device_notes": device_notes(table),
     }
 
 
@@ -110,7 +124,8 @@ def table_stream(table_id: str) -> Response:
         return None
 
     return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
-                  fingerprint=lambda: (d.version, store_mark(), join_url("")), goto=goto)
+                  fingerprint=lambda: (d.version, store_mark(), join_url(""), tuple(device_notes(table))),
+                  goto=goto)
 
 
 @bp.get("/rule/<seed>")

@@ -138,6 +138,8 @@ def camera(table_id: str) -> BaseResponse:
                                  "show this table on the table screen first, or upload a photo.", status=422)
     try:
         scan = scan_now()
+    except TimeoutError as err:  # a hung camera: the runtime gave up waiting and says why
+        return _bad(table, seat, f"No still: {err}.", status=422)
     except Exception as err:  # a camera failing must not take the page down
         return _bad(table, seat, f"The camera could not take a still: {type(err).__name__}: {err}", status=422)
     if scan is None:
