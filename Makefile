@@ -44,7 +44,7 @@ empty :=
 space := $(empty) $(empty)
 extras = $(if $(strip $(1)),[$(subst $(space),$(comma),$(strip $(1)))])
 
-.PHONY: run test check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof
+.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof
 
 run: run-deps
 	$(BIN)/companion serve
@@ -53,6 +53,10 @@ test: test-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# the fuzz tests alone (pytest -m fuzz), with ten times the cases `make test` tries
+fuzz: test-deps
+	COMPANION_FUZZ=thorough $(BIN)/pytest -m fuzz -q -p no:cacheprovider --hypothesis-show-statistics
 
 bench: test-deps
 	$(BIN)/python -m benchmarks

@@ -8,12 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import jsontext
 from companion.cli import main
 from companion.jsontext import JSONRefused, loads, nesting_depth
+
+from ..fuzzing import fuzz_settings
 
 HOSTILE = {
     "nested": "[" * 100_000 + "]" * 100_000,
@@ -47,7 +49,8 @@ def test_bytes_that_are_not_utf8_are_refused() -> None:
         loads(b'{"a": "\xff"}')
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.fuzz
+@fuzz_settings(300)
 @given(st.one_of(st.text(max_size=200), st.binary(max_size=200),
                  st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
                               lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=4), kids,
