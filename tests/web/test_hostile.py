@@ -123,8 +123,9 @@ def test_other_files_and_broken_headers_are_not_read(data: bytes) -> None:
 
 
 def _upload(client: FlaskClient, tid: str, photo: bytes) -> Any:
-    form = {"csrf": csrf(client), "state_no": "0", "seat": "0", "photo": (io.BytesIO(photo), "p.png")}
-    return client.post(f"/host/t/{tid}/station/photo", data=form, content_type="multipart/form-data")
+    token = csrf(client)
+    form = {"csrf": token, "state_no": "0", "seat": "0", "photo": (io.BytesIO(photo), "p.png")}
+    return client.post(f"/host/t/{tid}/station/photo?csrf={token}", data=form, content_type="multipart/form-data")
 
 
 def test_a_photo_declaring_too_many_pixels_is_refused_before_decoding(
