@@ -32,6 +32,8 @@ bp = Blueprint("seat", __name__)
 COOKIE_DAYS = 14
 #: the longest seat number a seat cookie may carry
 MAX_SEAT_DIGITS = 2
+#: how long a tap on "peek" shows the seat's secrets (a hold shows them while held)
+PEEK_MS = 8000
 
 
 def cookie_name(table_id: str) -> str:
@@ -148,12 +150,24 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     finished = d.finished(table)
     view = project(table, seat_viewer(seat))
     actions = [] if finished else table.actions(Actor.of_seat(seat))
+    public = project(table, TABLE_SCREEN, 0)["game_view"]
+    private = private_part(view["game_view"], public)
+    your_turn = not finished and seat in view["awaiting"]
+    seat_name = table.seat_names[seat]
     return {
-        "your_turn": not finished and seat in view["awaiting"],
-        "private": private_part(view["game_view"], project(table, TABLE_SCREEN, 0)["game_view"]),
+        "your_turn": your_turn,
+        # the tab's title says whose move it is too (a phone in a pocket shows it on its lock screen)
+        "page_title": f"{'▶ Your move · ' if your_turn else ''}{seat_name} · {view['title']}",
+        "peek_ms": PEEK_MS,
+        "private": private,
+        # "The table" on the phone: the public drawing; the seat's own secrets are only in its
+        # (veiled) private card, so peeking is needed to read them anywhere on the page
+        "table_view": {**view, "game_view": {k: public[k] if k in private else v
+                                             for k, v in view["game_view"].items()
+                                             if k not in private or k in public}},
         "table": table,
         "seat": seat,
-        "seat_name": table.seat_names[seat],
+        "seat_name": seat_name,
         "seat_colour": table.config.seats[seat].colour,
         "view": view,
         "actions": actions,

@@ -6,6 +6,10 @@
  *   first in a sheet; the answer is a toast and a refreshed fragment.
  * - a.cite: the seed's words in a sheet.
  * - body.screen .board-fit: scaled down until it fits the TV (fitBoard).
+ * - a seat's phone: its secrets veiled until the player peeks (hold, or tap
+ *   for PEEK_MS); when its move comes: the title, the status, a vibration,
+ *   a sound if chosen; the screen kept on (Wake Lock) where allowed.  The
+ *   choices live in this browser (localStorage), set under "This phone".
  */
 (function () {
   "use strict";
@@ -140,6 +144,186 @@
     });
   }
 
+  /* ---- this phone: preferences (kept in the browser) ---- */
+  var PREFS = { showSecrets: false, vibrate: true, sound: false, awake: true };
+
+  function pref(name) {
+    try {
+      var v = window.localStorage.getItem("tc." + name);
+      if (v === "1") return true;
+      if (v === "0") return false;
+    } catch (e) { /* storage blocked: the defaults */ }
+    return PREFS[name];
+  }
+
+  function setPref(name, on) {
+    try { window.localStorage.setItem("tc." + name, on ? "1" : "0"); } catch (e) { /* kept for this page only */ }
+    PREFS[name] = on;
+  }
+
+  /* ---- peek: the seat's secrets stay veiled until the player looks ---- */
+  var peekTimer = null;
+  var pressedAt = 0;
+  var shownBeforePress = false;
+  var swallowClick = false;
+  var HOLD_MS = 350;
+
+  function isVeiled() { return !!live && live.classList.contains("secrets-veiled"); }
+
+  function syncPeek() {
+    if (!live) return;
+    var keep = pref("showSecrets");
+    live.classList.toggle("keep-shown", keep);
+    if (keep) live.classList.remove("secrets-veiled");
+    var b = $("#peek");
+    if (b) b.setAttribute("aria-expanded", String(!isVeiled()));
+  }
+
+  function veil() {
+    clearTimeout(peekTimer);
+    if (!live || !live.dataset.peekMs || pref("showSecrets")) return;
+    live.classList.add("secrets-veiled");
+    syncPeek();
+  }
+
+  function reveal(ms) {
+    clearTimeout(peekTimer);
+    if (!live) return;
+    live.classList.remove("secrets-veiled");
+    if (ms) peekTimer = setTimeout(veil, ms);
+    syncPeek();
+  }
+
+  function peekMs() { return parseInt(live.dataset.peekMs, 10) || 8000; }
+
+  var fromPointer = false;
+
+  document.addEventListener("pointerdown", function (ev) {
+    if (!ev.target.closest || !ev.target.closest("#peek")) return;
+    pressedAt = Date.now();
+    fromPointer = true;
+    swallowClick = false;
+    shownBeforePress = !isVeiled();
+    reveal(0);
+  });
+
+  function release(ev) {
+    if (!pressedAt) return;
+    var held = Date.now() - pressedAt;
+    pressedAt = 0;
+    /* a hold shows them only while held; a press that became a scroll shows nothing */
+    if (held >= HOLD_MS || ev.type === "pointercancel") { swallowClick = true; veil(); }
+  }
+  ["pointerup", "pointercancel"].forEach(function (name) { document.addEventListener(name, release); });
+  document.addEventListener("contextmenu", function (ev) {
+    if (ev.target.closest && ev.target.closest("#peek")) ev.preventDefault();  /* a long press is a peek, not a menu */
+  });
+
+  /* a tap (or Enter / Space) shows them for PEEK_MS, or hides them if shown */
+  function onPeekClick() {
+    var wasShown = fromPointer ? shownBeforePress : !isVeiled();
+    fromPointer = false;
+    if (swallowClick) { swallowClick = false; return; }
+    if (wasShown) veil(); else reveal(peekMs());
+  }
+
+  /* ---- your move: title, status, vibration, sound ---- */
+  var myTurn = null;
+  var audio = null;
+
+  function rootData(name) {
+    var r = live && live.querySelector(".live-root");
+    return r ? r.getAttribute("data-" + name) : null;
+  }
+
+  function beep() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      if (!audio) audio = new Ctx();
+      if (audio.state === "suspended") audio.resume();
+      [0, 0.22].forEach(function (at, i) {
+        var tone = audio.createOscillator(), gain = audio.createGain();
+        tone.frequency.value = i ? 1175 : 880;
+        gain.gain.value = 0.2;
+        tone.connect(gain);
+        gain.connect(audio.destination);
+        tone.start(audio.currentTime + at);
+        tone.stop(audio.currentTime + at + 0.16);
+      });
+    } catch (e) { /* no sound on this device */ }
+  }
+
+  function turnCame() {
+    if (pref("vibrate") && navigator.vibrate) {
+      try { navigator.vibrate([200, 100, 200]); } catch (e) { /* not allowed here */ }
+    }
+    if (pref("sound")) beep();
+    var status = live.querySelector(".phone-status");
+    if (status) {
+      status.classList.add("turn-came");
+      var note = $("#turn-note");
+      if (note) note.textContent = status.textContent.trim();
+    }
+  }
+
+  function followTurn() {
+    var title = rootData("title");
+    if (title) document.title = title;
+    var now = rootData("your-turn") === "1";
+    if (myTurn === false && now) turnCame();
+    myTurn = now;
+  }
+
+  /* ---- keep the screen on (Wake Lock) where the browser allows it ---- */
+  var wakeLock = null;
+
+  function awakeNote(which) {
+    var note = $("#awake-note");
+    if (note) note.textContent = note.getAttribute("data-" + which) || "";
+  }
+
+  function keepAwake() {
+    if (!$("#awake-note")) return;
+    if (!("wakeLock" in navigator) || !navigator.wakeLock) { awakeNote("unsupported"); return; }
+    var wanted = pref("awake") && rootData("finished") !== "1";
+    if (!wanted) {
+      if (wakeLock) { wakeLock.release(); wakeLock = null; }
+      awakeNote("off");
+      return;
+    }
+    if (wakeLock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      awakeNote("on");
+      lock.addEventListener("release", function () { if (wakeLock === lock) wakeLock = null; });
+    }).catch(function () { awakeNote("refused"); });
+  }
+
+  function phoneSettings() {
+    document.querySelectorAll("#phone-settings input[data-pref]").forEach(function (box) {
+      box.checked = pref(box.dataset.pref);
+      box.addEventListener("change", function () {
+        setPref(box.dataset.pref, box.checked);
+        if (box.dataset.pref === "showSecrets") { if (box.checked) reveal(0); else veil(); }
+        if (box.dataset.pref === "sound" && box.checked) beep();  /* a tap unlocks sound, and the player hears it */
+        if (box.dataset.pref === "awake") keepAwake();
+      });
+    });
+  }
+
+  function phone() {
+    if (!live || !live.dataset.peekMs) return;
+    phoneSettings();
+    syncPeek();
+    followTurn();
+    keepAwake();
+    document.addEventListener("companion:view", function () { syncPeek(); followTurn(); keepAwake(); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") keepAwake(); else veil();
+    });
+  }
+
   /* ---- the table screen fits the TV ----
    * The board's content is laid out wider (width W / s) and scaled by s, with s
    * the largest scale (found by bisection) at which it fits the board's box:
@@ -266,6 +450,7 @@
   });
 
   document.addEventListener("click", function (ev) {
+    if (ev.target.closest("#peek")) { onPeekClick(); return; }
     var step = ev.target.closest("button.step");
     if (step) {
       ev.preventDefault();
@@ -309,6 +494,7 @@
     fitBoard();
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(queueFit);
     live = $("#live");
+    phone();
     if (live && live.dataset.stream) connect(live.dataset.stream);
     var lobby = $("#lobby");
     if (lobby && lobby.dataset.stream) {
