@@ -319,9 +319,16 @@ def table_live(table_id: str) -> Response:
 def table_stream(table_id: str) -> Response:
     table = dash().room.get(table_id)
     d = dash()
+    login = session.get("host")
+    to_login = url_for("host.login", next=url_for("host.table_page", table_id=table.id))
+
+    def goto() -> str | None:
+        """A login ended (logged out, another PIN): no more views."""
+        return None if d.host_logins.valid(login) else to_login
+
     return stream(table, lambda: render_template("host_live.html", **host_context(table)),
                   seen=request.args.get("seen", type=int),
-                  fingerprint=lambda: (d.version, _hardware_mark(), store_mark()))
+                  fingerprint=lambda: (d.version, _hardware_mark(), store_mark()), goto=goto)
 
 
 def _back(table: Table) -> str:

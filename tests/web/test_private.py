@@ -178,6 +178,22 @@ def test_a_copied_host_cookie_stops_working_when_the_host_logs_out(app: Flask, h
     assert host.get("/host").status_code == 302
 
 
+def test_an_open_host_stream_ends_when_its_login_ends(slow: tuple[Flask, FlaskClient]) -> None:
+    app, host = slow
+    tid = open_table(host, "secretive", ["Ann", "Bob"])
+    cookie = host.get_cookie("session")
+    assert cookie is not None
+    copy = app.test_client()
+    copy.set_cookie("session", cookie.value)
+    reader = StreamReader(copy, f"/host/t/{tid}/stream")
+    reader.wait_for("view")
+    host.post("/host/logout", data={"csrf": csrf(host)})
+    phone(app, tid, 0)  # anything that wakes the stream
+    assert reader.ended.wait(3), "the stream of an ended login is still open"
+    (_, goto), = reader.wait_for("goto")
+    assert data_of(goto).startswith("/host/login?next=")
+
+
 def test_the_host_stays_logged_in_across_a_restart_with_the_same_pin_only(room: Room, tmp_path: Path) -> None:
     app = make_app(room)
     client = app.test_client()
