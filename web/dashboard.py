@@ -12,6 +12,7 @@ PIN.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.errors import SetupError
+from companion.errors import SetupError, StoreUnavailable
 from companion.games.base import Seat
 from companion.store import LogEntry
 from companion.table import Room, Table
@@ -247,7 +248,9 @@ class Dashboard:
             self._version += 1
             self._changed.notify_all()
         if table_id is not None:
-            self.room.store.set_meta(table_id, SHOWN_KEY, repr(time.time()))
+            # only the memory of it for a restart: a full card must not stop the TV following the host
+            with contextlib.suppress(StoreUnavailable):
+                self.room.store.set_meta(table_id, SHOWN_KEY, repr(time.time()))
         if self.hardware is not None:
             self.hardware.set_table(table_id)
 
