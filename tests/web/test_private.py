@@ -447,3 +447,16 @@ def test_during_an_auction_the_turn_pill_names_the_bidder(app: Flask) -> None:
     assert html.count('class="mat turn"') == 1
     mat = html.split('class="mat turn"', 1)[1].split("</h3>", 1)[0]
     assert "Bob" in mat
+
+
+def test_on_a_full_card_the_table_screen_still_follows_the_host(tmp_path: Path) -> None:
+    from tests.storefaults import FaultyStore
+
+    store = FaultyStore(tmp_path / "full.sqlite3", low_space_bytes=0)
+    dash = Dashboard(Room(store), pin=PIN, join_code=JOIN, seeds_dir=None)
+    first = dash.open_table("tally", ["Ann", "Bob"], {})
+    dash.open_table("tally", ["Cid", "Dee"], {})
+    store.fill()
+    dash.show(first.id)  # the shown table is not remembered for a restart, but it is shown
+    assert dash.current_id == first.id
+    store.close()
