@@ -269,13 +269,18 @@ cookie_values = st.builds(lambda seat, dot, token: f"{seat}{dot}{token}", seat_p
 @given(data=st.data())
 def test_every_route_with_hostile_cookies(app: Flask, site: Site, no_errors_logged: None, endpoint: str,
                                           data: st.DataObject) -> None:
-    """A stranger's or a phone's cookies: a seat cookie with any value for
-    any table, a session cookie that is not signed by this app."""
+    """A seat cookie with any value, for the real table and an unknown one,
+    sent with no session, with the seated phone's session or with the host's;
+    or a session cookie that is not signed by this app."""
     site.ready()
     client = app.test_client()
+    who = data.draw(st.sampled_from(["stranger", "phone", "host"]), label="session of")
+    own = site.client(who).get_cookie("session") if who != "stranger" else None
+    if own is not None:
+        client.set_cookie("session", own.value)
     for table_id in (site.table_id, "t-nope"):
         client.set_cookie(f"tc_seat_{table_id}", data.draw(cookie_values, label="seat cookie"))
-    if data.draw(st.booleans(), label="session"):
+    if data.draw(st.booleans(), label="forged session"):
         client.set_cookie("session", data.draw(cookie_values, label="session cookie"))
     rule = rule_of(app, endpoint)
     site.phone, saved = client, site.phone
