@@ -52,7 +52,7 @@ from hardware.dice import (
 )
 from hardware.frames import BlankSource, FolderSource, FrameSource, PicameraSource, V4L2Source
 from hardware.spread import SpreadScan, scan_spread
-from hardware.stall import STALL_AFTER, CameraState, FrameWatch
+from hardware.stall import STALL_AFTER, CameraHealth, CameraState, FrameWatch
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +208,7 @@ class HardwareRuntime:
         self.camera_choice: Choice
         self.frames: FrameSource | None = None
         self.watch = FrameWatch(config.stall_s)
+        self._camera_saw = False  # frames have come at least once (for the notices' words)
         self._camera_lock = threading.Lock()
         if frame_source is not None:
             self.camera_choice = Choice("camera", frame_source.kind, frame_source.simulated, "given by the caller")
@@ -220,6 +221,7 @@ class HardwareRuntime:
         self.button: ButtonInput | None = None
         self.tower: SerialTower | None = None
         self.sim_tower: SimTower | None = None
+        self._dice_failed = False
 
     # starting and stopping ---------------------------------------------------------------
     def _make_source(self, choice: Choice) -> FrameSource | None:
@@ -270,6 +272,7 @@ class HardwareRuntime:
             self.notice("dice", f"the dice input {choice.kind} could not start: {err}")
             log.exception("dice input failed")
             self.dice_choice = dataclasses.replace(choice, why=f"{choice.why}; FAILED to start: {err}")
+            self._dice_failed = True
 
     def stop(self) -> None:
         """Stop every thread and release the devices."""
@@ -376,7 +379,7 @@ class HardwareRuntime:
             return None
         return box.get("image")
 
-    def camera_health(self) -> Any:
+    def camera_health(self) -> CameraHealth:
         """The camera's :class:`~hardware.stall.CameraHealth` now; a change
         of state (stalled, seeing again, offline) becomes a notice once."""
         with self._lock:
@@ -387,7 +390,8 @@ class HardwareRuntime:
             if change.state is CameraState.STALLED:
                 self.notice("camera", f"camera {kind} stalled: {change.problem}")
             elif change.state is CameraState.SEEING:
-                self.notice("camera", f"camera {kind} is seeing the table again")
+                self.notice("camera", f"camera {kind} is seeing the table" + (" again" if self._camera_saw else ""))
+                self._camera_saw = True
         return health
 
     def table_notes(self, table: Table | None = None) -> list[str]:
@@ -406,7 +410,7 @@ class HardwareRuntime:
         if waiting_for_dice:
             if self.tower is not None and not self.tower.online:
                 notes.append(TABLE_NOTES["tower-offline"])
-            elif "FAILED" in self.dice_choice.why:
+            elif self._dice_failed:
                 notes.append(TABLE_NOTES["dice-failed"])
         if self.frames is not None:
             try:

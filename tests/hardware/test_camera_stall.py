@@ -175,6 +175,7 @@ def test_a_stalled_camera_is_reported_and_clears_when_frames_return(
     assert eventually(lambda: camera_status(runtime)["state"] == "seeing")
     assert "problem" not in camera_status(runtime)
     assert "seeing the table again" in camera_notices(runtime)
+    assert camera_notices(runtime).count("is seeing the table") == 2  # at the start, then "again"
 
 
 def test_a_read_error_is_shown_and_cleared_when_frames_return(
@@ -278,3 +279,22 @@ def test_host_page_and_table_screen_show_the_stall(
     assert "Camera not seeing the table" not in tv.get(f"/t/{table.id}/live").text
     page = host.get(f"/host/t/{table.id}/live").text
     assert "hw-dot stalled" not in page and '<span class="reason">no frame' not in page  # the notice stays in the list
+
+
+def test_a_dice_input_that_could_not_start_is_on_the_table_screen(room: Room,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import hardware.runtime as runtime_module
+
+    def no_pins(*args: Any, **kwargs: Any) -> Any:
+        raise OSError("no pin factory")
+
+    monkeypatch.setattr(runtime_module, "ButtonInput", no_pins)
+    rt = HardwareRuntime(room, HardwareConfig(camera="none", dice="button:17")).start()
+    try:
+        table = card_table(room, rt)
+        assert rt.table_notes() == []  # dealing: no dice awaited
+        to_rolling(table)
+        assert rt.table_notes() == [TABLE_NOTES["dice-failed"]]
+        assert "could not start" in " ".join(n["message"] for n in rt.notices(20))
+    finally:
+        rt.stop()
