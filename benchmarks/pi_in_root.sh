@@ -62,6 +62,7 @@ fi
 if has clash; then
   # a Debian-packaged compiled numpy extension seen through the venv's system site packages
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pywt > /dev/null
+  .venv/bin/python -c 'import pytest' 2>/dev/null || make test-deps TEST_APT= > /tmp/proof-testdeps.log 2>&1
   t0=$(now)
   if COMPANION_PI_ROOT=1 .venv/bin/python -m pytest -q -p no:cacheprovider tests/pi_root > /tmp/proof-clash.log 2>&1; then
     say "numpy_clash_test=passed"
