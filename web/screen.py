@@ -31,6 +31,14 @@ bp = Blueprint("screen", __name__)
 
 @bp.get("/")
 def index() -> BaseResponse:
+    resp = _index()
+    kiosk = request.args.get("kiosk")
+    if kiosk in ("0", "1"):  # the TV's kiosk browser: remembered, so every screen page hides the pointer
+        resp.set_cookie("kiosk", kiosk, max_age=10 * 365 * 24 * 3600, samesite="Lax", httponly=True)
+    return resp
+
+
+def _index() -> BaseResponse:
     table = dash().current()
     if table is not None:
         return redirect(url_for("screen.table_screen", table_id=table.id))
@@ -85,6 +93,8 @@ def screen_context(table: Table) -> dict[str, object]:
         "view": view,
         "named": view["awaiting"],
         "joined": d.taken_seats(table),
+        # the join QR is big (scannable from 2 m) while a seat still has no phone
+        "join_wanted": len(d.taken_seats(table)) < len(table.seat_names),
         "finished": d.finished(table),
         "ended_by_host": d.ended_by_host(table),
         "provisional_end": d.provisional_end(table),
