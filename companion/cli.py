@@ -29,7 +29,7 @@ from companion.store import Store
 from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
-EXTENSIONS = ("hardware.cli", "web.cli")
+EXTENSIONS = ("hardware.cli", "web.cli", "companion.appliance")
 
 Handler = Callable[[argparse.Namespace], int]
 
