@@ -17,6 +17,7 @@ camera that dropped out); ``online`` says whether the device is there.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Sequence
@@ -66,51 +67,152 @@ class _Pacer:
         self._next = max(now, self._next) + self.period
 
 
+def lens_dioptres(distance_cm: float) -> float:
+    """libcamera's ``LensPosition`` for a subject ``distance_cm`` away (dioptres)."""
+    return 100.0 / distance_cm
+
+
+class ExposureCap:
+    """Keeps the exposure time at or under ``cap_us`` so moving hands stay
+    sharp, leaving the rest to libcamera's automatic exposure.
+
+    Raspberry Pi's AGC keeps adjusting the analogue gain while the exposure
+    time is fixed, so: when AGC wants longer than the cap, the exposure is
+    fixed at the cap (gain makes up the light); once the gain is back near
+    1.0 (plenty of light) the exposure is released to AGC again.  Pure code:
+    :meth:`advise` takes the frame's metadata and returns the controls to set.
+    """
+
+    def __init__(self, cap_us: int) -> None:
+        self.cap_us = cap_us
+        self.fixed = False
+
+    def advise(self, metadata: dict[str, Any]) -> dict[str, Any] | None:
+        exposure = metadata.get("ExposureTime")
+        gain = metadata.get("AnalogueGain")
+        if not isinstance(exposure, int | float) or not isinstance(gain, int | float):
+            return None
+        if not self.fixed and exposure > self.cap_us * 1.05:
+            self.fixed = True
+            return {"ExposureTime": self.cap_us}
+        if self.fixed and gain <= 1.05:
+            self.fixed = False
+            return {"ExposureTime": 0}  # 0: automatic again
+        return None
+
+
 class PicameraSource:
+    """The Pi camera through Picamera2, as the library intends: a small
+    ``lores`` YUV420 stream (the ISP scales the full field of view down; its Y
+    plane is the grey frame the scanner reads) beside a ``main`` stream, and
+    full-resolution stills from a still mode.  Focus is fixed for the mount
+    (Camera Module 3 autofocuses otherwise, and hunts when hands move), and
+    the exposure time is capped (:class:`ExposureCap`).
+    """
+
     kind = "picamera2"
     simulated = False
 
-    def __init__(self, size: tuple[int, int] = (1280, 720), camera_num: int = 0) -> None:
+    def __init__(
+        self,
+        size: tuple[int, int] = (1280, 720),
+        camera_num: int = 0,
+        *,
+        focus_cm: float | None = 45.0,
+        max_exposure_ms: float = 12.0,
+        factory: Any = None,
+    ) -> None:
         self.size = size
         self.camera_num = camera_num
+        self.focus_cm = focus_cm
+        self.cap = ExposureCap(int(max_exposure_ms * 1000))
+        self._factory = factory
         self._cam: Any = None
         self._online = False
+        self._frames = 0
+        self.notes: list[str] = []
 
     def open(self) -> None:
-        from picamera2 import Picamera2
+        factory = self._factory
+        if factory is None:
+            from picamera2 import Picamera2
 
-        cam = Picamera2(self.camera_num)
-        config = cam.create_video_configuration(main={"size": self.size, "format": "YUV420"})
-        cam.configure(config)
-        cam.start()
+            factory = Picamera2
+        cam = factory(self.camera_num)
+        try:
+            w, h = self.size
+            sensor_w, sensor_h = getattr(cam, "sensor_resolution", (w * 2, h * 2))
+            # main: the sensor's full field of view, binned (half size), at least the scan size
+            main = (max(w, (sensor_w // 2) & ~1), max(h, (sensor_h // 2) & ~1))
+            config = cam.create_video_configuration(
+                main={"size": main, "format": "YUV420"},
+                lores={"size": (w, h), "format": "YUV420"},
+                buffer_count=4,
+            )
+            cam.configure(config)
+            cam.set_controls(self._controls(getattr(cam, "camera_controls", {}) or {}))
+            cam.start()
+        except Exception:
+            with contextlib.suppress(Exception):
+                cam.close()
+            raise
         self._cam = cam
         self._online = True
+
+    def _controls(self, available: dict[str, Any]) -> dict[str, Any]:
+        controls: dict[str, Any] = {}
+        self.notes = []
+        if "AfMode" in available and "LensPosition" in available:
+            if self.focus_cm is None:
+                controls["AfMode"] = 2  # continuous autofocus (COMPANION_CAMERA_FOCUS_CM=auto)
+                self.notes.append("focus: continuous autofocus")
+            else:
+                controls["AfMode"] = 0  # manual
+                controls["LensPosition"] = lens_dioptres(self.focus_cm)
+                self.notes.append(f"focus: fixed at {self.focus_cm:g} cm ({lens_dioptres(self.focus_cm):.2f} dioptres)")
+        else:
+            self.notes.append("focus: fixed-focus lens (turn the lens to focus at the mount height)")
+        return controls
 
     def read(self) -> Image | None:
         if self._cam is None:
             return None
         try:
-            yuv = self._cam.capture_array("main")
+            request = self._cam.capture_request()
+            try:
+                yuv = request.make_array("lores")
+                metadata = request.get_metadata() if self._frames % 10 == 0 else None
+            finally:
+                request.release()
         except Exception:
             self._online = False
             return None
-        h = self.size[1]
-        return np.ascontiguousarray(yuv[:h, : self.size[0]])
+        self._frames += 1
+        if metadata:
+            advice = self.cap.advise(metadata)
+            if advice:
+                with contextlib.suppress(Exception):
+                    self._cam.set_controls(advice)
+        w, h = self.size
+        return np.ascontiguousarray(yuv[:h, :w])
 
     def still(self) -> Image | None:
+        """One full-resolution still (the sensor's full size), then back to scanning."""
         if self._cam is None:
             return None
         try:
-            config = self._cam.create_still_configuration()
+            config = self._cam.create_still_configuration(main={"format": "YUV420"})
             image = self._cam.switch_mode_and_capture_array(config, "main")
         except Exception:
             return None
-        return to_gray(image)
+        height = image.shape[0] * 2 // 3  # the Y plane of a YUV420 array
+        return np.ascontiguousarray(image[:height])
 
     def close(self) -> None:
         if self._cam is not None:
             try:
-                self._cam.stop()
+                with contextlib.suppress(Exception):
+                    self._cam.stop()
                 self._cam.close()
             finally:
                 self._cam = None
@@ -121,28 +223,62 @@ class PicameraSource:
         return self._online
 
     def describe(self) -> str:
-        return f"Pi camera {self.camera_num} via Picamera2, {self.size[0]}x{self.size[1]} grey"
+        extra = "; ".join([*self.notes, f"exposure at most {self.cap.cap_us / 1000:g} ms"])
+        return f"Pi camera {self.camera_num} via Picamera2, {self.size[0]}x{self.size[1]} grey lores stream ({extra})"
 
 
 class V4L2Source:
+    """A USB webcam through OpenCV's V4L2 backend: MJPG (the only format most
+    webcams deliver at 720p and 30 fps over USB 2), the size asked for and
+    checked, and the focus fixed where the camera has a focus control."""
+
     kind = "v4l2"
     simulated = False
 
-    def __init__(self, device: str | int = "/dev/video0", size: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(
+        self,
+        device: str | int = "/dev/video0",
+        size: tuple[int, int] = (1280, 720),
+        *,
+        focus_cm: float | None = 45.0,
+        capture: Any = None,
+    ) -> None:
         self.device = device
         self.size = size
+        self.focus_cm = focus_cm
+        self._capture = capture
         self._cap: Any = None
         self._failures = 0
+        self.negotiated: tuple[int, int] | None = None
+        self.warnings: list[str] = []
+        self.notes: list[str] = []
 
     def open(self) -> None:
         import cv2
 
-        cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
+        make = self._capture or cv2.VideoCapture
+        cap = make(self.device, cv2.CAP_V4L2)
         if not cap.isOpened():
             raise OSError(f"cannot open {self.device} as a V4L2 camera")
+        self.warnings, self.notes = [], []
+        # the format first: the sizes a webcam offers depend on it
+        if not cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG")):
+            self.notes.append("MJPG not accepted: the camera's default format is used")
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        got = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        self.negotiated = got
+        if got != self.size:
+            self.warnings.append(
+                f"{self.device} gives {got[0]}x{got[1]}, not the {self.size[0]}x{self.size[1]} asked for "
+                "(COMPANION_CAMERA_SIZE): tags look smaller or larger than planned, see firmware_notes/camera.md"
+            )
+        if self.focus_cm is not None:
+            if cap.set(cv2.CAP_PROP_AUTOFOCUS, 0):
+                self.notes.append("autofocus off")
+            else:
+                self.notes.append("no focus control (a fixed-focus webcam)")
         self._cap = cap
 
     def read(self) -> Image | None:
@@ -170,7 +306,9 @@ class V4L2Source:
         return self._cap is not None and bool(self._cap.isOpened())
 
     def describe(self) -> str:
-        return f"USB camera {self.device} via OpenCV V4L2"
+        size = f", {self.negotiated[0]}x{self.negotiated[1]}" if self.negotiated else ""
+        extra = f" ({'; '.join(self.notes)})" if self.notes else ""
+        return f"USB camera {self.device} via OpenCV V4L2, MJPG{size}{extra}"
 
 
 def image_files(folder: Path) -> list[Path]:

@@ -70,6 +70,8 @@ class HardwareConfig:
     leave_s: float = 1.0
     scan_fps: float = 15.0
     frame_size: tuple[int, int] = (1280, 720)
+    camera_focus_cm: float | None = 45.0  # None: autofocus
+    max_exposure_ms: float = 12.0
     press_settle_ms: float = 50.0
     serial_baud: int = 115200
     decoders: tuple[str, ...] = ("zxing-cpp", "pyzbar")
@@ -117,6 +119,25 @@ class HardwareConfig:
             if not v.isdigit() or int(v) == 0:
                 raise ValueError(f"COMPANION_SERIAL_BAUD={v!r} is not a positive whole number")
             kwargs["serial_baud"] = int(v)
+        if (v := get("CAMERA_FOCUS_CM")) is not None:
+            if v.lower() == "auto":
+                kwargs["camera_focus_cm"] = None
+            else:
+                try:
+                    focus = float(v)
+                except ValueError:
+                    raise ValueError(f"COMPANION_CAMERA_FOCUS_CM={v!r}: centimetres from lens to table, or auto") from None
+                if not 5 <= focus <= 500:
+                    raise ValueError(f"COMPANION_CAMERA_FOCUS_CM={v!r}: must be 5-500 cm, or auto")
+                kwargs["camera_focus_cm"] = focus
+        if (v := get("CAMERA_MAX_EXPOSURE_MS")) is not None:
+            try:
+                longest = float(v)
+            except ValueError:
+                raise ValueError(f"COMPANION_CAMERA_MAX_EXPOSURE_MS={v!r} is not a number") from None
+            if not 0.1 <= longest <= 200:
+                raise ValueError(f"COMPANION_CAMERA_MAX_EXPOSURE_MS={v!r}: must be 0.1-200")
+            kwargs["max_exposure_ms"] = longest
         if (v := get("TOWER_USB")) is not None:
             parse_usb_ids(v)  # ValueError naming the variable
         if (v := get("CAMERA_SIZE")) is not None:
@@ -146,6 +167,8 @@ class HardwareConfig:
             "leave_s": self.leave_s,
             "scan_fps": self.scan_fps,
             "frame_size": f"{self.frame_size[0]}x{self.frame_size[1]}",
+            "camera_focus_cm": "auto" if self.camera_focus_cm is None else self.camera_focus_cm,
+            "max_exposure_ms": self.max_exposure_ms,
             "press_settle_ms": self.press_settle_ms,
             "serial_baud": self.serial_baud,
             "decoders": ",".join(self.decoders),
@@ -227,9 +250,10 @@ class HardwareRuntime:
     def _make_source(self, choice: Choice) -> FrameSource | None:
         size = self.config.frame_size
         if choice.kind == "picamera2":
-            return PicameraSource(size)
+            return PicameraSource(size, focus_cm=self.config.camera_focus_cm,
+                                  max_exposure_ms=self.config.max_exposure_ms)
         if choice.kind == "v4l2":
-            return V4L2Source(choice.target or "/dev/video0", size)
+            return V4L2Source(choice.target or "/dev/video0", size, focus_cm=self.config.camera_focus_cm)
         if choice.kind == "folder":
             return FolderSource(choice.target, fps=self.config.scan_fps)
         if choice.kind == "simulated":
@@ -516,6 +540,8 @@ class HardwareRuntime:
                         source.open()
                     self.watch.opened()
                     backoff, said_offline = 0.5, False
+                    for warning in getattr(source, "warnings", []):  # e.g. a webcam that gave another size
+                        self.notice("camera", warning)
                 except Exception as err:
                     if not said_offline:
                         self.notice("camera", f"camera {source.kind} is offline: {err}")
