@@ -166,9 +166,11 @@ def test_the_examples_in_the_protocol_notes_are_valid() -> None:
     doc = (Path(__file__).resolve().parents[2] / "firmware_notes" / "protocol.md").read_text()
     block = doc.split("## Examples (checksums are real)", 1)[1].split("```")[1]
     lines = [ln for ln in block.splitlines() if ln.strip()]
-    assert len(lines) == 5
+    assert len(lines) == 6
     parsed = [proto.parse(ln) for ln in lines]
-    assert isinstance(parsed[0], proto.Hello) and isinstance(parsed[-1], proto.TowerError)
+    assert isinstance(parsed[0], proto.Hello) and isinstance(parsed[-2], proto.TowerError)
+    assert parsed[-1] == proto.Hello(1, "ref-tower-0.3", again=True)
+    assert proto.ask_line().decode().strip() in doc  # the request, with its real checksum
 
 
 def test_the_examples_in_the_protocol_module_docstring_are_valid() -> None:
