@@ -252,7 +252,8 @@ def print_text(result: dict[str, Any]) -> None:
     scores = result["scores"]
     print(f"== Scores ({'final' if scores['final'] else 'so far'}) ==")
     for seat in sorted(scores["seats"], key=lambda s: s["place"]):
-        print(f"  {seat['place']}. {seat['name']}: {seat['total']} points")
+        shared = " (shared place)" if seat.get("shared") else ""
+        print(f"  {seat['place']}. {seat['name']}: {seat['total']} points{shared}")
         for line in seat["lines"]:
             detail = f" ({line['detail']})" if line["detail"] else ""
             print(f"       {line['points']:>4}  {line['label']}{detail}")

@@ -63,6 +63,10 @@ def cite(seed: str, section: str, quote: str = "") -> Citation:
 #: is over from then on and its score sheet is final, hidden money included.
 EARLY_END = Citation("core", "The host ends the game early")
 
+#: Seats equal on points and on every tie-break the texts name share the place
+#: (:meth:`companion.games.base.ScoreSheet.places`).
+SHARED_PLACE = Citation("core", "A tie the texts do not break")
+
 
 @dataclass(frozen=True)
 class Explanation:

@@ -202,20 +202,41 @@ class SeatScore:
 
 @dataclass(frozen=True)
 class ScoreSheet:
-    """Scores with every line, the ranking (ties broken), and any warnings
+    """Scores with every line, the places (a tie the game's tie-break does not
+    settle is a shared place), and any warnings
     (for example "unverified component values were used")."""
 
     seats: tuple[SeatScore, ...]
     final: bool = False
     notes: tuple[str, ...] = ()
 
+    def places(self) -> dict[int, int]:
+        """Each seat's place: one more than the seats ahead of it (more points,
+        or as many points and more on the game's tie-break).  Seats equal on
+        both share the place and the next place is skipped (1, 1, 3): no game
+        breaks a tie by seat order (``core, A tie the texts do not break``)."""
+        return {
+            s.seat: 1 + sum(1 for o in self.seats if (o.total, o.tiebreak) > (s.total, s.tiebreak))
+            for s in self.seats
+        }
+
     def ranking(self) -> list[int]:
-        """Seat numbers, winner first: most points, then the tie-break."""
-        ordered = sorted(self.seats, key=lambda s: (-s.total, -s.tiebreak, s.seat))
-        return [s.seat for s in ordered]
+        """Seat numbers by place, winner first; seats sharing a place in seat order."""
+        places = self.places()
+        return sorted(places, key=lambda seat: (places[seat], seat))
+
+    def winners(self) -> list[int]:
+        """The seats in first place (more than one when they share it)."""
+        return [seat for seat, place in self.places().items() if place == 1]
+
+    def shared(self, seat: int) -> bool:
+        """Whether another seat shares this seat's place."""
+        places = self.places()
+        return sum(1 for p in places.values() if p == places[seat]) > 1
 
     def to_json(self, seat_names: tuple[str, ...]) -> dict[str, Any]:
         rank = self.ranking()
+        places = self.places()
         return {
             "final": self.final,
             "notes": list(self.notes),
@@ -225,7 +246,8 @@ class ScoreSheet:
                     "seat": s.seat,
                     "name": seat_names[s.seat],
                     "total": s.total,
-                    "place": rank.index(s.seat) + 1,
+                    "place": places[s.seat],
+                    "shared": sum(1 for p in places.values() if p == places[s.seat]) > 1,
                     "tiebreak": s.tiebreak,
                     "tiebreak_label": s.tiebreak_label,
                     "lines": [
@@ -252,10 +274,13 @@ class CardKind:
 
 @dataclass(frozen=True)
 class Die:
-    """A physical die: its name (``"credit"``, ``"sector"``) and its faces."""
+    """A physical die: its name (``"credit"``, ``"sector"``) and its faces.
+    An ``optional`` die may be left out of the roll (Money Maker's sector die
+    while every bank is in ring I): a roll without it is accepted."""
 
     name: str
     faces: tuple[str, ...]
+    optional: bool = False
 
 
 @dataclass(frozen=True)

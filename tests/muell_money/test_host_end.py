@@ -119,9 +119,10 @@ def test_at_the_very_start_no_round_is_cut_short() -> None:
     sheet = GAME.score(s.state)
     assert sheet.final and lines_of(sheet, 0) == lines_of(sheet, 1)
     assert sheet.ranking() == [0, 1]  # the same cash too: the sheet lists them in seat order ...
+    assert sheet.places() == {0: 1, 1: 1}  # ... both in first place ...
     assert lines[1] == (  # ... and the line says they share the win
         "Game over: Ann and Bob share the win with 24 points (tied on points and on money in hand: 15 M) "
-        "[000, Score; 003, DÉCOMPTE FINAL]"
+        "[000, Score; 003, DÉCOMPTE FINAL; core, A tie the texts do not break]"
     )
 
 

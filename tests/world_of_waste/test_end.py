@@ -109,7 +109,12 @@ def test_ending_before_the_first_deal_is_a_tie_of_empty_stations(room: Room) -> 
         "The stations are scored as they stand, with the final tie-break"
     )
     assert texts[1] == "Final scores: Ada 0, Ben 0"
-    assert texts[2].startswith("The game is over. Ada wins WASTE with 0 points (tie on points broken by")
+    # equal points and equal auction value: 001 names nothing further, so they share the win
+    assert texts[2] == (
+        "The game is over. Ada and Ben share the win of WASTE with 0 points "
+        "(tied on points and on the auction value of the station: Ada 0, Ben 0)"
+    )
+    assert table.score().places() == {0: 1, 1: 1}
     assert EARLY_END in accepted.explanations[2].citations
     assert [s.total for s in table.score().seats] == [0, 0] and table.score().final
     assert table.view(TABLE_SCREEN)["status"] == "Round 1 of 3: the game is over, ended early by the host in round 1: Ada 0, Ben 0"

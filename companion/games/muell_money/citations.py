@@ -38,6 +38,11 @@ DISPOSAL = cite("000", "Play Cards — Waste Disposal")
 HIRE_FIRE = cite("000", "Play Cards — Hire/Fire")
 INSPECTION = cite("000", "Play Cards — Waste Inspection")
 ADVISER = cite("000", "Play Cards — Adviser")
+ADVISER_NOT_ALONE = cite(
+    "004",
+    "Description of Cards and their effects",
+    "The card may not be played alone, but must be played with a loan token or another action card.",
+)
 REPAY = cite("004", "Description of Cards and their effects", "This is the ONLY way in which a loan can be repaid.")
 WAGES = cite("000", "Pay Workers")
 NEW_ROUND = cite("000", "Change First Player or End Game")

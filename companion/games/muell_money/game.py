@@ -47,7 +47,7 @@ from companion.games.muell_money.state import (
     Phase,
     SeatState,
 )
-from companion.rules import EARLY_END, Citation, Explanation, resolve_options, say
+from companion.rules import EARLY_END, SHARED_PLACE, Citation, Explanation, resolve_options, say
 
 ORDER = "Order"
 RAW = "Raw Materials"
@@ -392,9 +392,11 @@ class MuellMoney(Game[MuellState, Move]):
             )
         if card == ADVISER:
             if me.loans < 1:
+                # 004 says it outright: "The card may not be played alone, but must be played
+                # with a loan token or another action card."
                 raise IllegalMove(
                     "an Adviser alone repays a loan, and you have none: play it with another card",
-                    R.ADVISER,
+                    R.ADVISER_NOT_ALONE,
                 )
             if me.cash < comp.repay_amount:
                 raise IllegalMove(
@@ -701,7 +703,9 @@ class MuellMoney(Game[MuellState, Move]):
         text, tie_broken = self._result(state)
         net = state.options["tie_break"] == "net-money"
         if tie_broken:
-            return say(f"Game over: {text}", R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR)
+            shared = len(self.score(state).winners()) > 1
+            return say(f"Game over: {text}", R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR,
+                       *((SHARED_PLACE,) if shared else ()))
         return say(f"Game over: {text}", R.SCORE, R.SCORE_FR)
 
     def _result(self, state: MuellState) -> tuple[str, bool]:
@@ -812,7 +816,12 @@ class MuellMoney(Game[MuellState, Move]):
         me = state.seats[seat]
         me.retained = me.hand.pop()
         me.passed = True
-        lines.append(say(f"{me.name} passes and keeps {me.retained} for the next round", R.PASS, R.PASS_FR))
+        if state.end_reached:  # a factory reached the last column: this round is the last
+            use = " (a kept Bribery still serves at the final pollution check)" if me.retained == BRIBERY else ""
+            lines.append(say(f"{me.name} passes and keeps {me.retained}: the game ends with this round{use}",
+                             R.PASS, R.PASS_FR, R.END, *((R.FINAL_CHECK,) if use else ())))
+        else:
+            lines.append(say(f"{me.name} passes and keeps {me.retained} for the next round", R.PASS, R.PASS_FR))
         self._next_turn(state, seat, lines)
 
     def _apply_play(self, state: MuellState, move: Move, lines: list[Explanation]) -> None:

@@ -192,5 +192,6 @@ def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Actio
         discard = Move(actor, "discard", card=card)
         hints.append(_hint(game, state, discard, "discard", f"Discard {card} unused", {"card": card}))
     keep = Move(actor, "keep")
-    hints.append(_hint(game, state, keep, "keep", "Pass and keep your last card for the next round", {}))
+    last = ": the game ends with this round" if state.end_reached else " for the next round"
+    hints.append(_hint(game, state, keep, "keep", f"Pass and keep your last card{last}", {}))
     return hints

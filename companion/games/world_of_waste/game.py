@@ -68,7 +68,16 @@ from companion.games.world_of_waste.scoring import (
     score_sheet,
     score_stations,
 )
-from companion.rules import EARLY_END, Citation, Explanation, Reading, RuleOption, cite, say
+from companion.rules import (
+    EARLY_END,
+    SHARED_PLACE,
+    Citation,
+    Explanation,
+    Reading,
+    RuleOption,
+    cite,
+    say,
+)
 
 SEED = "001"
 ROUNDS = 3
@@ -1397,18 +1406,23 @@ def _end_round(state: WasteState) -> list[Explanation]:
 
 
 def _winner_line(state: WasteState, totals: Sequence[int], scored: Sequence[StationScore], rule: Citation) -> Explanation:
-    """Who wins: the most points; a tie goes to the higher auction value of the station."""
-    ranking = sorted(range(state.seats), key=lambda s: (-totals[s], -scored[s].auction_value, s))
-    winner = ranking[0]
-    tied = [s for s in ranking if totals[s] == totals[winner]]
-    text = f"The game is over. {state.names[winner]} wins WASTE with {count_of(totals[winner], 'point')}"
+    """Who wins: the most points; a tie goes to the higher auction value of the
+    station; seats equal on both share the win (the text names nothing further)."""
+    best = max(range(state.seats), key=lambda s: (totals[s], scored[s].auction_value))
+    tied = sorted((s for s in range(state.seats) if totals[s] == totals[best]), key=lambda s: (-scored[s].auction_value, s))
+    top = [s for s in tied if scored[s].auction_value == scored[best].auction_value]
+    points = count_of(totals[best], "point")
+    values = ", ".join(f"{state.names[s]} {scored[s].auction_value}" for s in tied)
+    cites: tuple[Citation, ...] = (rule,) if rule is EARLY_END else ()
+    if len(top) > 1:
+        names = " and ".join(state.names[s] for s in top)
+        text = (f"The game is over. {names} share the win of WASTE with {points} "
+                f"(tied on points and on the auction value of the station: {values})")
+        return say(text, *cites, WINNER_RULE, SHARED_PLACE)
+    text = f"The game is over. {state.names[best]} wins WASTE with {points}"
     if len(tied) > 1:
-        text += (
-            " (tie on points broken by the auction value of the station: "
-            + ", ".join(f"{state.names[s]} {scored[s].auction_value}" for s in tied)
-            + ")"
-        )
-        return say(text, rule, WINNER_RULE) if rule is EARLY_END else say(text, WINNER_RULE)
+        text += f" (tie on points broken by the auction value of the station: {values})"
+        return say(text, *cites, WINNER_RULE)
     return say(text, rule)
 
 
