@@ -373,6 +373,8 @@ def dice(table_id: str) -> BaseResponse:
             face = secrets.choice(die.faces)
         else:
             face = str(request.form.get(f"die.{i}", "")).strip()
+            if not face and die.optional:
+                continue  # left in the box, as the game allows now
             if face not in die.faces:
                 abort(400, description=f"Pick a face of the {die.name} die ({', '.join(die.faces)}).")
         faces.append(DieFace(die.name, face))

@@ -65,6 +65,11 @@ def proposals(rng: random.Random, state: MoneyMakerState) -> list[Command]:
     t = state.turn
     names = state.names
     out: list[Command] = []
+    if state.offers and rng.random() < 0.9:  # a deal proposed: the other bank answers it (or the proposer withdraws)
+        offer = state.offers[0]
+        answer = rng.choices(["accept_deal", "decline_deal", "withdraw_deal"], [8, 1, 1])[0]
+        who = offer.proposer if answer == "withdraw_deal" else offer.other
+        out.append(Command(seat(who), answer, {"offer": offer.number}))
     if p in (DRAW, FIRST_AUCTION) and (p == DRAW or len(state.open_cards) < state.comp.open_at_start):
         kinds = [k for k, n in state.deck.items() if n > 0]
         if kinds:
@@ -178,7 +183,9 @@ def proposals(rng: random.Random, state: MoneyMakerState) -> list[Command]:
                 out.append(Command(seat(s), "redistribute", {"placement": placement}))
         if r > 0.55 or not out:
             credit = rng.choice([f.face for f in state.comp.credit_faces])
-            sector = [rng.choice(state.comp.sector_faces) for _ in range(state.sector_dice())]
+            # no sector die in the Beginner's Game; while every bank is in ring I it may stay in the box
+            skip = state.beginner or (state.sector_optional() and rng.random() < 0.3)
+            sector = [] if skip else [rng.choice(state.comp.sector_faces) for _ in range(state.sector_dice())]
             out.append(Command(CHANCE, "roll", {"credit": credit, "sector": sector}))
     return out
 

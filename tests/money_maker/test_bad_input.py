@@ -66,7 +66,7 @@ def test_impossible_die_faces(room: Room) -> None:
     table.submit(Command(CHANCE, "draw", {"card": "MILL"}))
     _refused(table, Command(CHANCE, "roll", {"credit": "purple-30", "sector": "boat"}), IllegalMove, "no face 'purple-30'")
     _refused(table, Command(CHANCE, "roll", {"credit": "red-10", "sector": "dragon"}), IllegalMove, "no face 'dragon'")
-    _refused(table, Command(CHANCE, "roll", {"credit": "red-10", "sector": ["boat", "fish"]}), IllegalMove, "1 sector die")
+    _refused(table, Command(CHANCE, "roll", {"credit": "red-10", "sector": ["boat", "fish"]}), IllegalMove, "2 sector dice where 1 is rolled now")
     _refused(table, Command(CHANCE, "roll", {"credit": 7, "sector": "boat"}), InvalidCommand, "credit die")
     _refused(table, Command(ANN, "roll", {"credit": "red-10", "sector": "boat"}), NotYourTurn, "chance")
     # the hardware's roll goes through the same check
@@ -132,6 +132,7 @@ def test_using_an_insolvent_banks_credit() -> None:
     # after the run a bank in prison is not solvent either
     s, _ = do(s, "Bob", "degrade")
     s, _ = do(s, "Ann", "deal", between=["Ann", "Cas"], gives={"Cas": {"gold": 15}})
+    s, _ = do(s, "Cas", "accept_deal")  # Cas agrees on its own phone
     s, _ = do(s, "Ann", "pay_debt", gold=15)
     assert s.banks[1].rating == PRISON and s.bank_run is None
 

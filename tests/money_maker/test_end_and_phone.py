@@ -57,7 +57,7 @@ def test_the_host_ends_the_game_mid_auction_and_every_vault_is_scored() -> None:
         assert by_label["Gold in the vault"].points == bank.gold
         assert by_label["Goods in the vault"].points == sum(bank.goods.values())
         assert by_label["Credit on the board"].points == -bank.on_board
-        assert seat_score.tiebreak == bank.gold
+        assert seat_score.tiebreak == 0 and not seat_score.tiebreak_label  # 002 names no tie-break (option tie_break=shared)
     # the open auction was skipped: Bob did not get the card, nothing was paid
     assert s.banks[1].cards == [] and "TEXT-1" in s.open_cards
     assert [x.total for x in sheet.seats] == [x.total for x in before.seats]

@@ -112,6 +112,7 @@ def test_fig_13_orange_pays_17_of_20_and_is_not_promoted_blue_is_promoted_to_iii
     assert s.banks[1].rating == 3 and s.banks[1].gold == 5, texts(lines)
     # Fig. 13.2: Will bargains for 3 of Ann's credit, in exchange for 10 of his
     s, _ = do(s, "Ann", "deal", between=["Will", "Ann"], gives={"Ann": {"credit": {"Ann": 3}}, "Will": {"credit": {"Will": 10}}})
+    s, _ = do(s, "Will", "accept_deal")
     assert s.banks[0].held == {1: 3} and s.banks[1].held == {0: 10}
     # Fig. 13.3: Will places Ann's credit on a block of her ring (III)
     s, lines = do(s, "Will", "pay_debt", foreign={"Ann": {"III-2": 3}})
@@ -149,6 +150,7 @@ def test_negotiation_orange_and_black_10_black_credit_for_16_orange_credit() -> 
     run = s.bank_run
     assert run is not None and run.residual == {0: 10} and run.standing[1] == SOLVENT
     s, _ = do(s, "orange", "deal", between=["orange", "black"], gives={"black": {"credit": {"black": 10}}, "orange": {"credit": {"orange": 16}}})
+    s, _ = do(s, "black", "accept_deal")
     s, _ = do(s, "orange", "pay_debt", foreign={"black": 10})
     assert s.banks[1].board == {"I": 10}, "the black credit is placed in the black player's city ring"
     assert s.banks[1].held == {0: 16}, "black stores the received orange credit in his vault"

@@ -92,14 +92,20 @@ def test_two_sector_dice_from_the_third_bank_run_on() -> None:
     s = started(["Ann", "Bob"])
     s, _ = do(s, "Ann", "end_trading")
     s.runs_started, s.runs_done = 2, 2
+    s.banks[1].rating = 2  # Bob has left ring I: the sector dice are not optional
     assert [d.name for d in GAME.dice_to_roll(s)] == ["credit", "sector"]
+    assert not any(d.optional for d in GAME.dice_to_roll(s))
+    s.runs_started = 3
+    with pytest.raises(IllegalMove, match="1 sector die where 2 are rolled now"):
+        do(s, "chance", "roll", credit="blue-20", sector="boat")
     s.banks[0].board = {"I": 25}
     s.meter = s.spots - 1
+    s.runs_started = 2  # two bank runs so far: the roll has one sector die ...
     s, lines = do(s, "chance", "roll", credit="blue-20", sector="boat")
-    # the roll had one sector die; the third bank run needs a second one
+    # ... and the bank run it causes is the third: it needs a second one
     assert s.phase == BANK_RUN and [d.name for d in GAME.dice_to_roll(s)] == ["sector"]
     assert "Roll 1 more sector die" in texts(lines)
-    with pytest.raises(IllegalMove, match="1 sector die is rolled now, not 2"):
+    with pytest.raises(IllegalMove, match="2 sector dice where 1 is rolled now"):
         do(s, "chance", "roll", sector=["fish", "boat"])
     s, lines = do(s, "chance", "roll", sector=["fish"])
     assert s.bank_run is not None and s.bank_run.sectors == ["boat", "fish"] and s.bank_run.started
@@ -116,10 +122,9 @@ def test_an_empty_gold_reserve_starts_a_bank_run_and_the_shortfall_comes_off_the
     s.reserve = 10  # the rest is in Bob's vault
     s.banks[1].gold += extra
     s, lines = do(s, "Ann", "sell", market="consumer", count=2)  # 8 + 7 = 15, the reserve has 10
-    assert s.reserve == 0 or s.phase == BANK_RUN
-    assert "could pay only 10" in texts(lines)
-    assert s.phase == BANK_RUN and s.bank_run is not None and s.bank_run.resume == TRADE
-    s, lines = do(s, "chance", "roll", sector="wheel")
+    assert "could pay only 10" in texts(lines) and "Bank run 1: the Gold Reserve is empty" in texts(lines)
+    # every bank is in ring I, undivided: no sector die is needed, the bank run settles at once
+    assert "no sector die is needed" in texts(lines)
     run_text = texts(lines)
     assert "subtracts 5" in run_text
     # Ann owed 12: 5 came off, she paid 7 of her 24 gold (14 + the 10 the reserve paid); the turn goes on
@@ -130,6 +135,7 @@ def test_an_empty_gold_reserve_starts_a_bank_run_and_the_shortfall_comes_off_the
 
 def test_a_recorded_action_card_that_empties_the_gold_reserve_starts_a_bank_run() -> None:
     s = started(["Ann", "Bob"])
+    s.banks[1].rating = 2  # off ring I: the bank run waits for its sector die
     phase = s.phase
     extra = s.reserve - 5
     s.reserve = 5  # the rest is in Bob's vault

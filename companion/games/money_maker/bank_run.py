@@ -30,7 +30,7 @@ from companion.games.money_maker.state import (
     BankRun,
     MoneyMakerState,
 )
-from companion.rules import Explanation, say
+from companion.rules import Citation, Explanation, say
 
 Lines = list[Explanation]
 
@@ -64,16 +64,31 @@ def move_chip(
     """Move the upcoming bank-run chip; a bank run follows when it reaches the circle."""
     if spots <= 0 or not chips_left(state):
         return
-    state.meter += spots
-    lines.append(
-        say(
-            f"{why}: the bank-run chip moves {spots} spot{'s' if spots != 1 else ''} "
-            f"({state.meter} of {state.spots} to the bank-run circle)",
-            C.STEP5,
-        )
-    )
+    lines.append(chip_line(state, spots, f"{why}: the bank-run chip", C.STEP5))
     if state.meter >= state.spots and state.phase != BANK_RUN:
         start_bank_run(state, "the bank-run chip reached the bank-run circle", resume, lines, sectors)
+
+
+def chip_line(state: MoneyMakerState, spots: int, what: str, rule: Citation) -> Explanation:
+    """Move the upcoming chip ``spots`` spots and say where it stands ("2 of 3 to
+    the bank-run circle"); a move past the circle stops in it and says how many
+    steps were dropped (002, Fig. 10), never "5 of 4"."""
+    before = state.meter
+    state.meter = min(before + spots, state.spots)
+    moved = state.meter - before
+    dropped = spots - moved
+    if not dropped:
+        return say(f"{what} moves {_spots(spots)} ({state.meter} of {state.spots} to the bank-run circle)", rule)
+    return say(
+        f"{what} moves {_spots(moved)} and reaches the bank-run circle; "
+        f"the other {_spots(dropped)} {'is' if dropped == 1 else 'are'} dropped",
+        rule,
+        C.STEPS_DROPPED,
+    )
+
+
+def _spots(n: int) -> str:
+    return f"{n} spot{'s' if n != 1 else ''}"
 
 
 def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lines, sectors: list[str] | None = None) -> None:
@@ -81,6 +96,8 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
     state.meter = 0
     slot = state.comp.circle[state.runs_started - 1]
     needed = 0 if state.beginner else state.sector_dice()
+    if state.sector_optional():  # ring I is undivided: the roll's sector dice if any, else none
+        needed = min(needed, len(sectors or []))
     state.bank_run = BankRun(state.runs_started, trigger, [], needed, resume=resume)
     state.phase = BANK_RUN
     state.auction = None
@@ -99,8 +116,22 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
         lines.append(
             say(f"Roll {missing}{more} sector {'die' if missing == 1 else 'dice'} for the affected housing blocks", C.RUN_STEP1)
         )
+    if needed == 0 and not state.beginner:
+        lines.append(
+            say(
+                "Every bank is in ring I, which is undivided: all credit on it is affected, no sector die is needed",
+                C.SECTOR_OPTIONAL,
+                C.RUN_STEP1,
+            )
+        )
     if len(state.bank_run.sectors) >= needed:
         begin_settlement(state, lines)
+
+
+def rolled_symbols(state: MoneyMakerState, sectors: list[str]) -> set[str]:
+    """The symbols a roll affects: its sector dice; with none (optional while every
+    bank is in ring I), every symbol: ring I is one block bearing them all."""
+    return set(sectors) if sectors or state.beginner else set(state.comp.sector_faces)
 
 
 def add_sectors(state: MoneyMakerState, faces: list[str], lines: Lines) -> None:
@@ -121,7 +152,7 @@ def begin_settlement(state: MoneyMakerState, lines: Lines) -> None:
     run = state.bank_run
     assert run is not None
     run.started = True
-    symbols = set(run.sectors)
+    symbols = rolled_symbols(state, run.sectors)
     for bank in state.live_banks():
         seat = bank.seat
         debt = 0
@@ -349,14 +380,7 @@ def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
             )
         )
     if chips_left(state):
-        state.meter += state.comp.degrade_moves
-        lines.append(
-            say(
-                f"A degraded bank shakes confidence: the next bank-run chip moves {state.comp.degrade_moves} spots "
-                f"({state.meter} of {state.spots})",
-                C.DEGRADATION,
-            )
-        )
+        lines.append(chip_line(state, state.comp.degrade_moves, "A degraded bank shakes confidence: the next bank-run chip", C.DEGRADATION))
     maybe_finish(state, lines)
 
 
@@ -393,7 +417,7 @@ def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
 
 def maybe_finish(state: MoneyMakerState, lines: Lines) -> None:
     """End the bank run when nobody is unsettled or insolvent any more."""
-    from companion.games.money_maker.engine import check_end, next_turn
+    from companion.games.money_maker.engine import check_end, lapse_offers, next_turn
 
     run = state.bank_run
     if run is None or not run.started:
@@ -403,6 +427,8 @@ def maybe_finish(state: MoneyMakerState, lines: Lines) -> None:
     state.runs_done += 1
     state.bank_run = None
     lines.append(say(f"Bank run {run.number} is over ({state.runs_done} of {state.length} in this game)", C.BANK_RUN))
+    if state.offers:
+        lapse_offers(state, "the bank run is over", lines)
     check_end(state, lines)
     if state.phase == OVER:
         return
@@ -434,7 +460,9 @@ def prisoner_absorbs(state: MoneyMakerState, seat: int, lines: Lines) -> None:
             issuer_bank.add_board(b, k)
         bank.take_held(issuer, n)
         extinguish(bank, n)
-        lines.append(say(f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once", C.PRISON))
+        lines.append(
+            say(f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once", C.PRISON, C.PRISONER_CREDIT)
+        )
     if bank.on_board == 0:
         free_from_prison(state, seat, lines)
 

@@ -41,6 +41,16 @@ SELLING = cite("002", "Step 3: Buying, producing, selling (3.3: Selling goods)")
 STEP4 = cite("002", "Step 4: Buying an action card", "You are allowed 1 action card per turn.")
 STEP5 = cite("002", "Step 5: Casting dice")
 CREDIT_DIE = cite("002", "Step 5: Casting dice (Fig. 10)", "Count the number of players that have more than 10 credit on the affected housing blocks.")
+SECTOR_OPTIONAL = cite(
+    "002",
+    "Step 5: Casting dice (Sector dice)",
+    "As long as every player is in ring I, the sector dice are optional, since the ring is undivided and there is no possibility of spreading your risks.",
+)
+STEPS_DROPPED = cite(
+    "002",
+    "Step 5: Casting dice (Fig. 10)",
+    "A bank run directly follows when the chip reaches any spot in the bank run circle (B1-B5). Any steps remaining are dropped.",
+)
 SECOND_DIE = cite("002", "Step 5: Casting dice (Fig. 9)", "From the third bank run onwards a second sector dice is additionally played")
 BANK_RUN = cite("002", "Bank Run")
 RUN_STEP1 = cite("002", "Bank run step 1: Locating the affected housing blocks")
@@ -70,12 +80,20 @@ PRISON = cite("002", "Debtors' prison")
 BANKRUPTCY = cite("002", "Bankruptcy")
 END = cite("002", "End of the game")
 SCORES = cite("002", "Counting scores & determining winner")
+WINNER = cite("002", "Counting scores & determining winner", "When the game ends, the richest player is the winner.")
+RICHNESS = cite("002", "Counting scores & determining winner", "Richness is calculated using the supplied score sheet.")
+#: the companion's own rulings where the manual is silent (companion/core_rules.md)
+HOUSE_TIE_BREAK = cite("core", "Money Maker: where the manual is silent — A tie at the end")
+NOBODY_BIDS = cite("core", "Money Maker: where the manual is silent — Nobody bids for the first turn")
+PRISONER_CREDIT = cite("core", "Money Maker: where the manual is silent — A prisoner receives other banks' credit")
 ACTION_CARDS = cite("002", "Step 4: Buying an action card", "Discard the action card after use.")
 DEALS = cite(
     "002",
     "Bank run step 3: Negotiating",
     "Players are free to decide on terms and obligations themselves, as well as free to renege on them.",
 )
+#: a deal needs both banks: the other bank accepts a proposal on its own phone
+DEAL_AGREED = cite("002", "Bank run step 3: Negotiating", "Players are free to decide on terms and obligations themselves")
 BEGINNER = cite("notes", "Money Maker", "Beginner's Game dice: red/green 10/20 discard 1/2 goods; blue 10/20 moves the chip 1/2 steps.")
 GOLD_EMPTY = cite(
     "002",

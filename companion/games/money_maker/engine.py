@@ -6,9 +6,10 @@ Each ``do_*`` function checks and performs one move on the state it is given
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 
-from companion.errors import IllegalMove, NotYourTurn
+from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import (
     add_sectors,
@@ -20,6 +21,7 @@ from companion.games.money_maker.bank_run import (
     prisoner_absorbs,
     private,
     promote,
+    rolled_symbols,
     start_bank_run,
 )
 from companion.games.money_maker.components import EFFECTS, MARKETS
@@ -36,11 +38,12 @@ from companion.games.money_maker.state import (
     ROLL_PHASES,
     TRADE,
     Auction,
+    DealOffer,
     Due,
     MoneyMakerState,
     Roll,
 )
-from companion.rules import EARLY_END, Explanation, say
+from companion.rules import EARLY_END, SHARED_PLACE, Explanation, say
 
 Lines = list[Explanation]
 
@@ -86,6 +89,8 @@ def opening_bid(state: MoneyMakerState, card_id: str) -> int:
 
 # turn flow ---------------------------------------------------------------------------
 def start_turn(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    if state.offers:
+        lapse_offers(state, "the turn is over", lines)
     state.turn = seat
     state.turn_no += 1
     state.bought = {}
@@ -140,6 +145,8 @@ def check_end(state: MoneyMakerState, lines: Lines) -> None:
     ):
         reason = "there are no investment cards left"
     if reason:
+        if state.offers:
+            lapse_offers(state, "the game is over", lines)
         state.over = reason
         state.phase = OVER
         state.bank_run = None
@@ -168,6 +175,9 @@ def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
             skipped.append(f"bank run {run.number} is not rolled")
     left = state.length - state.runs_done
     skipped.append(f"the remaining turns ({state.runs_done} of {state.length} bank runs done)" if left > 0 else "the remaining turns")
+    if state.offers:
+        skipped.append(f"{len(state.offers)} deal offer{'s' if len(state.offers) != 1 else ''} not answered: nothing moves")
+        state.offers = []
     state.over = "the host ended the game early" + (f" ({reason})" if reason else "")
     state.phase = OVER
     state.auction = None
@@ -189,7 +199,12 @@ def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
     sheet = score_sheet(state)
     totals = {s.seat: s.total for s in sheet.seats}
     ranking = ", ".join(f"{state.names[s]} {totals[s]}" for s in sheet.ranking())
-    lines.append(say(f"Final scores: {ranking}", C.END))
+    winners = sheet.winners()
+    if len(winners) > 1:
+        names = " and ".join(state.names[s] for s in winners)
+        lines.append(say(f"Final scores: {ranking} ({names} share the first place)", C.END, C.WINNER, SHARED_PLACE))
+    else:
+        lines.append(say(f"Final scores: {ranking}", C.END))
 
 
 def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ...], what: str) -> int:
@@ -328,7 +343,7 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
             )
         state.auction = None
         if auction.bidder is None:
-            lines.append(say(f"Nobody bid: {state.names[state.turn]} starts, paying nothing", C.FIRST_TURN))
+            lines.append(say(f"Nobody bid: {state.names[state.turn]} starts, paying nothing", C.FIRST_TURN, C.NOBODY_BIDS))
             state.turn = (state.turn - 1) % state.seats
             next_turn(state, lines)
             return
@@ -668,45 +683,82 @@ def roll_expected(state: MoneyMakerState) -> str:
     return ""
 
 
-def check_sectors(state: MoneyMakerState, sectors: list[str], needed: int) -> None:
-    for s in sectors:
-        if s not in state.comp.sector_faces:
-            raise IllegalMove(f"the sector die has no face {s!r} (faces: {', '.join(state.comp.sector_faces)})", C.STEP5)
-    if len(sectors) != needed:
-        raise IllegalMove(
-            f"{needed} sector {'die is' if needed == 1 else 'dice are'} rolled now, not {len(sectors)}",
-            C.SECOND_DIE,
-        )
-
-
-def do_roll(state: MoneyMakerState, credit: str | None, sectors: list[str], lines: Lines) -> None:
-    expected = roll_expected(state)
-    if expected == "bank-run":
+def sectors_due(state: MoneyMakerState) -> int:
+    """How many sector dice the roll due now holds (when they are not optional)."""
+    if roll_expected(state) == "bank-run":
         run = state.bank_run
         assert run is not None
-        if credit is not None:
-            raise IllegalMove("only the sector dice are rolled for a bank run", C.RUN_STEP1)
-        check_sectors(state, sectors, run.needed - len(run.sectors))
+        return run.needed - len(run.sectors)
+    return 0 if state.beginner else state.sector_dice()
+
+
+def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], others: tuple[str, ...] = ()) -> None:
+    """Refuse a roll that does not fit the dice due now, naming everything wrong
+    with it (a die missing, extra, twice, unknown, or a face no die has): a
+    miscounting tower or a mistyped roll is never half applied."""
+    expected = roll_expected(state)
+    if not expected:
+        raise IllegalMove(f"no dice roll is due: {phase_words(state)}", C.STEP5)
+    wrong: list[str] = []
+    rule = C.STEP5
+    for die in others:
+        wrong.append(f"a die called {die!r} (Money Maker rolls the credit die and the sector dice)")
+    credit_faces = [f.face for f in state.comp.credit_faces]
+    if expected == "bank-run":
+        if credit:
+            wrong.append(f"a credit die ({', '.join(credit)}): a bank run rolls only the sector dice")
+            rule = C.RUN_STEP1
+    elif not credit:
+        wrong.append("no credit die")
+    elif len(credit) > 1:
+        wrong.append(f"{len(credit)} credit dice ({', '.join(credit)}) where there is one")
+    for face in credit:
+        if face not in credit_faces:
+            wrong.append(f"the credit die has no face {face!r} (faces: {', '.join(credit_faces)})")
+    for face in sectors:
+        if face not in state.comp.sector_faces:
+            wrong.append(f"the sector die has no face {face!r} (faces: {', '.join(state.comp.sector_faces)})")
+    due = sectors_due(state)
+    if state.beginner and sectors:
+        wrong.append(f"{_dice(len(sectors), 'sector')}: the Beginner's Game has none")
+        rule = C.BEGINNER
+    elif len(sectors) != due and not (sectors == [] and state.sector_optional()):
+        if sectors == [] and due:
+            away = state.off_ring_one()
+            wrong.append(
+                f"no sector die: {due} {'is' if due == 1 else 'are'} rolled now; the sector dice are optional only while "
+                f"every bank is in ring I, and {_names(away)} {'is' if len(away) == 1 else 'are'} not"
+            )
+            rule = C.SECTOR_OPTIONAL
+        else:
+            wrong.append(f"{_dice(len(sectors), 'sector')} where {due} {'is' if due == 1 else 'are'} rolled now")
+            rule = C.SECOND_DIE
+    if wrong:
+        raise IllegalMove("the roll is refused and nothing is applied: " + "; ".join(wrong), rule)
+
+
+def _dice(n: int, kind: str) -> str:
+    return f"{n} {kind} {'die' if n == 1 else 'dice'}"
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "nobody"
+
+
+def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines: Lines) -> None:
+    check_roll(state, credit, sectors)
+    if roll_expected(state) == "bank-run":
         add_sectors(state, sectors, lines)
         begin_settlement(state, lines)
         return
-    if expected != "turn":
-        raise IllegalMove(f"no dice roll is due: {phase_words(state)}", C.STEP5)
-    if credit is None:
-        raise IllegalMove("a roll needs the credit die's face ('credit')", C.STEP5)
-    face = state.comp.credit_face(credit)
-    if face is None:
-        raise IllegalMove(
-            f"the credit die has no face {credit!r} (faces: {', '.join(f.face for f in state.comp.credit_faces)})", C.STEP5
-        )
+    rolled = credit[0]
+    face = state.comp.credit_face(rolled)
+    assert face is not None
     if state.beginner:
-        if sectors:
-            check_sectors(state, sectors, len(sectors))
         count = state.comp.beginner_counts[face.number]
         how = f"Beginner's Game: {face.number} counts {count}"
     else:
-        check_sectors(state, sectors, state.sector_dice())
-        symbols = set(sectors)
+        symbols = rolled_symbols(state, sectors)
         count = 0
         over: list[str] = []
         for bank in state.live_banks():
@@ -717,14 +769,17 @@ def do_roll(state: MoneyMakerState, credit: str | None, sectors: list[str], line
                 count += 1
                 over.append(f"{state.names[bank.seat]} {on}")
         rule = "more than" if state.more_than else "at least"
+        where = f"sector {' + '.join(sectors)}" if sectors else "no sector die (every bank is in ring I: all of it is affected)"
         how = (
-            f"sector {' + '.join(sectors)}: {count} bank{'s' if count != 1 else ''} with {rule} {face.number} credit on those blocks"
+            f"{where}: {count} bank{'s' if count != 1 else ''} with {rule} {face.number} credit on those blocks"
             + (f" ({', '.join(over)})" if over else "")
         )
-    state.last_roll = Roll(credit, list(sectors))
+    state.last_roll = Roll(rolled, list(sectors))
     state.may_redistribute = []
-    lines.append(say(f"The dice: {credit}; {how}", C.BEGINNER if state.beginner else C.CREDIT_DIE))
+    rules = (C.BEGINNER,) if state.beginner else (C.CREDIT_DIE,) if sectors else (C.CREDIT_DIE, C.SECTOR_OPTIONAL)
+    lines.append(say(f"The dice: {rolled}; {how}", *rules))
     effect = EFFECTS[face.colour]
+    runs_before = state.runs_started
     if effect == "meter":
         move_chip(state, count, "blue credit die", "", lines, None if state.beginner else list(sectors))
     else:
@@ -733,7 +788,9 @@ def do_roll(state: MoneyMakerState, credit: str | None, sectors: list[str], line
         state.natural[effect] += n
         if count:
             lines.append(say(f"{n} {effect} goods are discarded from the market to its natural reserve", C.CREDIT_DIE))
-    if state.phase != BANK_RUN:
+    # a bank run the dice caused and that is over already went on to the next turn itself
+    # (002, Bank Run: "Afterwards, continue with the next turn")
+    if state.phase != BANK_RUN and state.runs_started == runs_before:
         next_turn(state, lines)
 
 
@@ -823,6 +880,144 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
     for s in (a, b):
         prisoner_absorbs(state, s, lines)
     check_end(state, lines)
+
+
+# deals proposed on one phone and accepted on the other's ---------------------------------------
+def _bundle_words(state: MoneyMakerState, giver: int, bundle: Mapping[str, object]) -> str:
+    parts: list[str] = []
+    gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
+    if gold:
+        parts.append(f"{gold} gold")
+    goods = bundle.get("goods", {})
+    assert isinstance(goods, Mapping)
+    parts += [f"{n} {market} goods" for market, n in goods.items() if n]
+    credit = bundle.get("credit", {})
+    assert isinstance(credit, Mapping)
+    parts += [f"{n} of {'its own' if issuer == giver else state.names[issuer] + chr(39) + 's'} credit" for issuer, n in credit.items() if n]
+    cards = bundle.get("cards", [])
+    assert isinstance(cards, list)
+    parts += [str(c) for c in cards]
+    actions = bundle.get("actions", [])
+    assert isinstance(actions, list)
+    if actions:
+        parts.append(f"{len(actions)} action card{'s' if len(actions) != 1 else ''}")
+    return ", ".join(parts) or "nothing"
+
+
+def offer_words(state: MoneyMakerState, offer: DealOffer) -> str:
+    """What an offer moves, for the two banks' eyes only."""
+    a, b = offer.proposer, offer.other
+    return (
+        f"{state.names[a]} gives {_bundle_words(state, a, offer.gives.get(a, {}))}; "
+        f"{state.names[b]} gives {_bundle_words(state, b, offer.gives.get(b, {}))}"
+    )
+
+
+def _as_if_held(state: MoneyMakerState, seat: int, bundle: Mapping[str, object]) -> MoneyMakerState:
+    """A throw-away copy in which ``seat``'s vault holds whatever ``bundle`` asks of
+    it: a check on it judges only what the checking bank may know (its own vault
+    and what lies open on the table), never the other vault."""
+    twin = copy.deepcopy(state)
+    bank = twin.banks[seat]
+    bank.gold += int(bundle.get("gold", 0))  # type: ignore[call-overload]
+    goods = bundle.get("goods", {})
+    assert isinstance(goods, Mapping)
+    for market, n in goods.items():
+        bank.goods[market] += n
+    credit = bundle.get("credit", {})
+    assert isinstance(credit, Mapping)
+    for issuer, n in credit.items():
+        if issuer != seat:
+            bank.add_held(issuer, n)
+    actions = bundle.get("actions", [])
+    assert isinstance(actions, list)
+    bank.actions += ["?"] * len(actions)
+    return twin
+
+
+def do_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
+    """A bank proposes a deal; nothing moves until the other bank accepts it.  The
+    proposal is checked against the proposer's own vault and what is open on the
+    table only: a refusal never tells the proposer what the other vault holds."""
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    do_deal(_as_if_held(state, other, gives.get(other, {})), proposer, other, gives, [])
+    offer = DealOffer(state.next_offer, proposer, other, {s: dict(b) for s, b in gives.items()})
+    state.next_offer += 1
+    state.offers.append(offer)
+    a, b = state.names[proposer], state.names[other]
+    lines.append(say(f"{a} proposes a deal to {b} (offer {offer.number}); nothing moves until {b} accepts", C.DEALS, C.DEAL_AGREED))
+    for s in (proposer, other):
+        lines.append(say(f"Offer {offer.number}: {offer_words(state, offer)}", C.DEALS, audience=[s]))
+
+
+def find_offer(state: MoneyMakerState, number: int | None, seat: int | None, role: str) -> DealOffer:
+    """The offer a seat answers (``role`` "other") or withdraws ("proposer"); the
+    host may withdraw any.  Without a number: the only one there is."""
+    mine = [
+        o for o in state.offers
+        if seat is None or (o.other if role == "other" else o.proposer) == seat
+    ]
+    if number is not None:
+        found = next((o for o in state.offers if o.number == number), None)
+        if found is None:
+            raise IllegalMove(f"there is no open deal offer {number}", C.DEAL_AGREED)
+        if found not in mine:
+            who = state.names[found.other] if role == "other" else state.names[found.proposer]
+            verb = "answers" if role == "other" else "withdraws"
+            raise NotYourTurn(f"offer {number} is {who}'s to {'answer' if role == 'other' else 'withdraw'}: {who} {verb} it", C.DEAL_AGREED)
+        return found
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise IllegalMove("there is no open deal offer for you", C.DEAL_AGREED)
+    raise InvalidCommand(f"say which offer: {', '.join(str(o.number) for o in mine)}")
+
+
+def do_accept_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
+    offer = find_offer(state, number, seat, "other")
+    proposer = offer.proposer
+    # what the proposer promised must still be there (checked as the proposer would see it)
+    try:
+        do_deal(_as_if_held(state, seat, offer.gives.get(seat, {})), proposer, seat, offer.gives, [])
+    except IllegalMove:
+        raise IllegalMove(
+            f"{state.names[proposer]} cannot give what offer {offer.number} promised any more: "
+            f"ask {state.names[proposer]} to withdraw it and propose again",
+            C.DEAL_AGREED,
+        ) from None
+    state.offers.remove(offer)
+    lines.append(say(f"{state.names[seat]} accepts {state.names[proposer]}'s deal (offer {offer.number})", C.DEALS, C.DEAL_AGREED))
+    do_deal(state, proposer, seat, offer.gives, lines)
+
+
+def do_decline_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
+    offer = find_offer(state, number, seat, "other")
+    state.offers.remove(offer)
+    lines.append(
+        say(f"{state.names[seat]} declines {state.names[offer.proposer]}'s deal (offer {offer.number}): nothing changes", C.DEAL_AGREED)
+    )
+
+
+def do_withdraw_deal(state: MoneyMakerState, seat: int | None, number: int | None, lines: Lines) -> None:
+    offer = find_offer(state, number, seat, "proposer")
+    state.offers.remove(offer)
+    by = state.names[offer.proposer] if seat is not None else "The host"
+    lines.append(
+        say(f"{by} withdraws {state.names[offer.proposer]}'s deal offer {offer.number} to {state.names[offer.other]}: nothing changes", C.DEAL_AGREED)
+    )
+
+
+def lapse_offers(state: MoneyMakerState, why: str, lines: Lines) -> None:
+    """Offers nobody answered lapse when the turn or the bank run they were made in ends."""
+    for offer in state.offers:
+        lines.append(
+            say(
+                f"{state.names[offer.proposer]}'s deal offer {offer.number} to {state.names[offer.other]} lapses ({why}): nothing changes",
+                C.DEAL_AGREED,
+            )
+        )
+    state.offers = []
 
 
 def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int], lines: Lines) -> None:

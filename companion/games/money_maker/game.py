@@ -29,7 +29,9 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.components import MARKETS, Components, edition_problems
 from companion.games.money_maker.engine import (
     card_kind,
+    check_roll,
     market_price,
+    offer_words,
     opening_bid,
     phase_words,
     resolve_card,
@@ -55,7 +57,7 @@ from companion.games.money_maker.state import (
     Bank,
     MoneyMakerState,
 )
-from companion.rules import Reading, RuleOption, cite
+from companion.rules import SHARED_PLACE, Reading, RuleOption, cite
 
 
 class MoneyMaker(Game[MoneyMakerState, Move]):
@@ -123,6 +125,17 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             disputed=False,
             why_default="the manual's game; the Beginner's Game has its own short manual, not among the seeds (its dice effects come from the notes)",
         ),
+        RuleOption(
+            "tie_break",
+            "Two banks equally rich at the end (the text names no tie-break)",
+            (
+                Reading("shared", "they share the place: the text names the richest player the winner and nothing more", (C.WINNER, C.RICHNESS, SHARED_PLACE)),
+                Reading("gold", "the bank with more gold in its vault is ahead (a house rule: not in the text)", (C.HOUSE_TIE_BREAK,)),
+            ),
+            "shared",
+            disputed=False,
+            why_default="002 says only that the richest player wins, by the score sheet; a tie it does not break is a shared place",
+        ),
     )
 
     # data ------------------------------------------------------------------------
@@ -165,6 +178,7 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             length=length,
             beginner=config.options.get("variant", "full") == "beginner",
             more_than=config.options.get("dice_count", "more-than") == "more-than",
+            gold_breaks_ties=config.options.get("tie_break", "shared") == "gold",
             banks=banks,
             reserve=reserve,
             markets=markets,
@@ -242,7 +256,9 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
                 "action_card_bought": state.action_bought,
                 "auction_opened": state.auction_opened,
             },
-            "dice_expected": [{"die": d.name, "faces": list(d.faces)} for d in self.dice_to_roll(state)],
+            "dice_expected": [{"die": d.name, "faces": list(d.faces), "optional": d.optional} for d in self.dice_to_roll(state)],
+            # deals proposed and not yet answered: who and to whom (what they move is the two banks' secret)
+            "deal_offers": [{"offer": o.number, "from": names[o.proposer], "to": names[o.other]} for o in state.offers],
         }
         if state.auction is not None:
             a = state.auction
@@ -332,6 +348,11 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
                 for c in bank.actions
             ],
             "own_credit_in_other_vaults": sum(b.held.get(seat, 0) for b in state.banks if b.seat != seat),
+            "deal_offers": [
+                {"offer": o.number, "from": state.names[o.proposer], "to": state.names[o.other], "what": offer_words(state, o)}
+                for o in state.offers
+                if seat in (o.proposer, o.other)
+            ],
         }
 
     def actions(self, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
@@ -360,15 +381,17 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         if phase == FIRST_AUCTION:
             opening = len(state.open_cards) < state.comp.open_at_start
             return frozenset() if opening else bidders  # the opening cards are drawn first
+        answers = frozenset(o.other for o in state.offers)
         if phase == PAYMENT and state.due is not None:
-            return frozenset({state.due.seat})
+            return frozenset({state.due.seat}) | answers
         if phase in (INVEST, TRADE, ACTION):
-            return frozenset({state.turn})
+            return frozenset({state.turn}) | answers
         if phase == AUCTION:
-            return bidders | {state.turn}  # anyone may overbid; the turn's seat may close
+            return bidders | {state.turn} | answers  # anyone may overbid; the turn's seat may close
+        answering = frozenset(o.other for o in state.offers)  # a deal offer waits for the other bank's answer
         if phase == BANK_RUN and state.bank_run is not None and state.bank_run.started:
-            return frozenset(s for s, st in state.bank_run.standing.items() if st in ("unsettled", "insolvent"))
-        return frozenset()  # a draw or a roll (chance), or the end
+            return answering | frozenset(s for s, st in state.bank_run.standing.items() if st in ("unsettled", "insolvent"))
+        return answering  # besides: a draw or a roll (chance), or the end
 
     def public_notes(self, state: MoneyMakerState) -> list[str]:
         if state.comp.unverified:
@@ -397,7 +420,8 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
 
     def dice_to_roll(self, state: MoneyMakerState) -> tuple[Die, ...]:
         expected = roll_expected(state)
-        sector = Die("sector", tuple(state.comp.sector_faces))
+        # while every bank is in ring I the sector dice may stay in the box (002, Step 5)
+        sector = Die("sector", tuple(state.comp.sector_faces), optional=state.sector_optional())
         if expected == "turn":
             credit = Die("credit", tuple(f.face for f in state.comp.credit_faces))
             if state.beginner:
@@ -412,8 +436,10 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
     def dice_command(self, state: MoneyMakerState, roll: Sequence[DieFace]) -> Command:
         if not self.dice_to_roll(state):
             raise IllegalMove(f"Money Maker is not waiting for a dice roll: {phase_words(state)}", C.STEP5)
-        args: dict[str, Any] = {"sector": [f.face for f in roll if f.die == "sector"]}
-        credit = [f.face for f in roll if f.die == "credit"]
+        credit = [f.face.strip().lower() for f in roll if f.die == "credit"]
+        sectors = [f.face.strip().lower() for f in roll if f.die == "sector"]
+        check_roll(state, credit, sectors, tuple(f.die for f in roll if f.die not in ("credit", "sector")))
+        args: dict[str, Any] = {"sector": sectors}
         if credit:
             args["credit"] = credit[0]
         return Command(CHANCE, "roll", args)

@@ -17,6 +17,7 @@ from companion.games.money_maker.corrections import host_hint as correction_hint
 from companion.games.money_maker.engine import (
     card_kind,
     market_price,
+    offer_words,
     opening_bid,
     roll_expected,
     sell_price,
@@ -130,7 +131,12 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
         ]
         if not state.beginner:
             n = state.sector_dice()
-            fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n})", "multi" if n > 1 else "choice", sector_choices))
+            if state.sector_optional():  # every bank is in ring I: the sector dice may stay in the box
+                fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n}, optional: every bank is in ring I)",
+                                    "multi" if n > 1 else "choice", ((Choice("", "not rolled"),) if n == 1 else ()) + sector_choices,
+                                    default=""))
+            else:
+                fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n})", "multi" if n > 1 else "choice", sector_choices))
         out.append(ActionHint("roll", "Dice rolled (end of turn)", fields=tuple(fields)))
     elif expected == "bank-run":
         run = state.bank_run
@@ -153,10 +159,14 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
         for s, standing in sorted(state.bank_run.standing.items()):
             if standing == INSOLVENT:
                 out.append(ActionHint("degrade", f"{state.names[s]} degrades (no deal)", {"seat": state.names[s]}, moves_money=True))
+    for o in state.offers:
+        out.append(
+            ActionHint("withdraw_deal", f"Withdraw {state.names[o.proposer]}'s deal offer {o.number} to {state.names[o.other]}", {"offer": o.number})
+        )
     out.append(
         ActionHint(
             "deal",
-            "Record a deal between two banks",
+            "Record a deal both banks agreed at the table",
             fields=(Field("between", "The two banks", "multi", seats),),
             moves_money=True,
         )
@@ -351,12 +361,19 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                 ),
             )
         )
+    for o in state.offers:
+        if o.other == seat:  # this bank's own phone answers it
+            what = offer_words(state, o)
+            out.append(ActionHint("accept_deal", f"Accept {state.names[o.proposer]}'s deal (offer {o.number}): {what}", {"offer": o.number}, moves_money=True))
+            out.append(ActionHint("decline_deal", f"Decline {state.names[o.proposer]}'s deal (offer {o.number})", {"offer": o.number}))
+        elif o.proposer == seat:
+            out.append(ActionHint("withdraw_deal", f"Withdraw your deal offer {o.number} to {state.names[o.other]}", {"offer": o.number}))
     others = tuple(Choice(n, n) for i, n in enumerate(state.names) if i != seat and not state.banks[i].bankrupt)
     if others:
         out.append(
             ActionHint(
                 "deal",
-                "Record a deal with another bank",
+                "Propose a deal to another bank (it accepts or declines on its own phone)",
                 {"between": [name]},
                 fields=(
                     Field("with", "With", "choice", others),
@@ -365,7 +382,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                     Field("get.gold", "Gold you get", "number", minimum=0, default=0),
                     Field("get.credit", "Their credit you get", "number", minimum=0, default=0),
                 ),
-                moves_money=True,
+                moves_money=False,  # a proposal: nothing moves until the other bank accepts
             )
         )
     return out

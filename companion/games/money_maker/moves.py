@@ -41,7 +41,10 @@ VOCABULARY: Mapping[str, str] = {
     "settle": "seat in a bank run: foreign - other banks' credit to use; gold follows",
     "pay_debt": "insolvent seat: gold, foreign - pay residual debt",
     "degrade": "insolvent seat (or host with seat) - accept degradation",
-    "deal": "host or one of the two seats: between, gives - record a deal",
+    "deal": "one of the two seats: between, gives - propose a deal (the other bank accepts it); host: record one",
+    "accept_deal": "the other bank of a proposed deal: offer (optional) - the deal is carried out",
+    "decline_deal": "the other bank of a proposed deal: offer (optional) - nothing changes",
+    "withdraw_deal": "the proposing bank, or host: offer (optional) - nothing changes",
     "grant": "host: seat, gold, goods - record an action card's effect with the reserves",
     "redistribute": "seat just promoted/degraded: placement - its credit over its ring",
     "correct": "host: value, seat, block, to, reason - an audited correction of one value",
@@ -201,10 +204,17 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         args["card"] = card
         args["payment"] = payment_of(state, a)
     elif name == "roll":
+        unknown = sorted(set(a) - {"credit", "sector", "sectors"})
+        if unknown:
+            raise InvalidCommand(f"a roll names the faces of 'credit' and 'sector', not {', '.join(map(repr, unknown))}")
         credit = a.get("credit")
-        if credit is not None and not isinstance(credit, str):
+        if isinstance(credit, str):
+            credit = [credit] if credit.strip() else []
+        if credit is None:
+            credit = []
+        if not isinstance(credit, list) or not all(isinstance(c, str) for c in credit):
             raise InvalidCommand(f"'credit' is a face of the credit die like 'red-10', not {credit!r}")
-        args["credit"] = credit.strip().lower() if isinstance(credit, str) else None
+        args["credit"] = [c.strip().lower() for c in credit]
         args["sectors"] = sectors_of(a.get("sector", a.get("sectors")))
     elif name == "degrade":
         args["seat"] = seat_ref(state, a["seat"], "seat") if "seat" in a else None
@@ -235,6 +245,8 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
                 raise InvalidCommand(f"'gives': {state.names[s]} is not one of the two banks of the deal")
             bundles[s] = bundle_of(state, raw, state.names[s])
         args.update(a=x, b=y, gives=bundles)
+    elif name in ("accept_deal", "decline_deal", "withdraw_deal"):
+        args["offer"] = whole(a["offer"], "offer", 1) if a.get("offer") not in (None, "") else None
     elif name == "grant":
         args["seat"] = seat_ref(state, command.need("seat"), "seat")
         args["gold"] = whole(a.get("gold", 0), "gold", None)
@@ -296,8 +308,19 @@ def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
         return lines
     if name == "deal":
         if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
-            raise NotYourTurn("a deal is recorded by the host or by one of its two banks", C.DEALS)
-        E.do_deal(state, a["a"], a["b"], a["gives"], lines)
+            raise NotYourTurn("a deal is proposed by one of its two banks (or recorded by the host)", C.DEALS)
+        if kind is ActorKind.HOST:  # the referee records what both banks agreed at the table
+            E.do_deal(state, a["a"], a["b"], a["gives"], lines)
+        else:
+            proposer = move.actor.seat
+            assert proposer is not None
+            not_bankrupt(state, proposer)
+            E.do_propose_deal(state, proposer, a["b"] if proposer == a["a"] else a["a"], a["gives"], lines)
+        return lines
+    if name == "withdraw_deal":
+        if kind is ActorKind.CHANCE:
+            raise NotYourTurn("a deal offer is withdrawn by the bank that made it (or the host)", C.DEAL_AGREED)
+        E.do_withdraw_deal(state, move.actor.seat if kind is ActorKind.SEAT else None, a["offer"], lines)
         return lines
     if name == "end":
         if kind is not ActorKind.HOST:
@@ -326,6 +349,8 @@ def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
         _in_run(state, "degrading")
         R.degrade(state, seat, lines)
         return lines
+    if name in ("accept_deal", "decline_deal") and kind is not ActorKind.SEAT:
+        raise NotYourTurn("a deal offer is answered by the other bank, on its own phone", C.DEAL_AGREED)
     seat = seat_of(move, f"'{name}'")
     not_bankrupt(state, seat)
     if name == "bid":
@@ -356,6 +381,10 @@ def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
         R.pay_debt(state, seat, a["payment"], lines)
     elif name == "redistribute":
         E.do_redistribute(state, seat, a["placement"], lines)
+    elif name == "accept_deal":
+        E.do_accept_deal(state, seat, a["offer"], lines)
+    elif name == "decline_deal":
+        E.do_decline_deal(state, seat, a["offer"], lines)
     return lines
 
 

@@ -51,7 +51,9 @@ def seat_score(state: MoneyMakerState, seat: int) -> SeatScore:
         ScoreLine("Credit to others", -to_others, "own credit in other banks' vaults"),
         ScoreLine(f"Subtotal liabilities (-) = {liabilities}", 0, "the two lines above; not added again"),
     )
-    return SeatScore(seat, lines, tiebreak=bank.gold, tiebreak_label="gold in the vault")
+    if state.gold_breaks_ties:  # the table's rules option tie_break=gold
+        return SeatScore(seat, lines, tiebreak=bank.gold, tiebreak_label="gold in the vault")
+    return SeatScore(seat, lines)  # 002 names no tie-break: equal scores share the place
 
 
 def score_sheet(state: MoneyMakerState) -> ScoreSheet:
@@ -61,5 +63,8 @@ def score_sheet(state: MoneyMakerState) -> ScoreSheet:
             "Unverified component values were used (ring blocks, rating values, market prices, cards): "
             "see 'companion edition money-maker' and docs/editions.md"
         )
-    notes.append("Final score = assets - liabilities; ties go to the bank with more gold")
+    if state.gold_breaks_ties:
+        notes.append("Final score = assets - liabilities; a tie goes to the bank with more gold (the table's rules option)")
+    else:
+        notes.append("Final score = assets - liabilities; banks as rich as each other share the place (002 names no tie-break)")
     return ScoreSheet(tuple(seat_score(state, i) for i in range(state.seats)), final=state.phase == "over", notes=tuple(notes))

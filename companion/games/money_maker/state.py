@@ -6,6 +6,7 @@ Plain mutable dataclasses: ``apply`` works on a private deep copy.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.money_maker.components import Components
 
@@ -124,6 +125,18 @@ class BankRun:
 
 
 @dataclass
+class DealOffer:
+    """A deal one bank proposed and the other has not yet accepted or declined:
+    nothing moves until the other bank accepts it on its own phone."""
+
+    number: int
+    proposer: int
+    other: int
+    #: seat -> what it gives (gold, goods, credit, cards, actions), as ``deal`` parses it
+    gives: dict[int, dict[str, Any]]
+
+
+@dataclass
 class Roll:
     credit: str
     sectors: list[str]
@@ -170,6 +183,11 @@ class MoneyMakerState:
     #: gold the host's corrections of the Gold Reserve added (negative: removed);
     #: reserve + vaults == gold_total + gold_corrected
     gold_corrected: int = 0
+    #: deals proposed by one bank and awaiting the other's answer; and the next offer's number
+    offers: list[DealOffer] = field(default_factory=list)
+    next_offer: int = 1
+    #: the rules option ``tie_break``: more gold breaks a tied final score (else a shared place)
+    gold_breaks_ties: bool = False
 
     @property
     def seats(self) -> int:
@@ -182,6 +200,16 @@ class MoneyMakerState:
     def sector_dice(self) -> int:
         """Sector dice in play: two from the bank run on B3 on."""
         return 2 if self.runs_started >= self.comp.second_die_from_run else 1
+
+    def off_ring_one(self) -> list[str]:
+        """The banks (names) not in ring I: on a higher ring (a prisoner's debt
+        lies on ring I, so a bank in debtors' prison counts as in ring I)."""
+        return [self.names[b.seat] for b in self.live_banks() if b.rating > 1]
+
+    def sector_optional(self) -> bool:
+        """002, Step 5, Sector dice: optional while every bank is in ring I, which
+        is undivided.  (The Beginner's Game has no sector die at all.)"""
+        return not self.beginner and not self.off_ring_one()
 
     def live_banks(self) -> list[Bank]:
         return [b for b in self.banks if not b.bankrupt]
