@@ -41,6 +41,7 @@ from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
+from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 
 STALE_MESSAGE = "Someone moved first: here is the table now."
@@ -178,6 +179,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         split_reason=split_reason,
         unique_citations=unique_citations,
         seed_blocks=seed_blocks,
+        marked_pieces=marked_pieces,
         is_mapping=lambda v: isinstance(v, Mapping),
         is_list=lambda v: isinstance(v, list | tuple),
         is_table=is_table,

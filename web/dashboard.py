@@ -20,12 +20,13 @@ import os
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion.errors import SetupError, StoreUnavailable
+from companion.errors import SetupError, StoreUnavailable, UnknownTable
 from companion.games.base import Seat
 from companion.store import LogEntry
 from companion.table import Room, Table
@@ -33,6 +34,8 @@ from companion.table import Room, Table
 #: letters that cannot be mistaken for each other when read off a TV
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ENDED_KEY = "ended_by_host"
+#: opened game records kept in memory at once
+RECORDS_KEPT = 4
 #: when the table screen last showed a table (``time.time()``), in its meta
 SHOWN_KEY = "shown_at"
 
@@ -208,6 +211,9 @@ class Dashboard:
         self._version = 0
         self._current: str | None = self._shown_before()
         self._chart_cache: dict[tuple[str, int], Any] = {}
+        self._records: OrderedDict[str, Table] = OrderedDict()
+        #: table -> (step, side, the state number when it was put there)
+        self._tv_steps: dict[str, tuple[int, str, int]] = {}
         #: table id -> seat -> digest of its token (a copy of the store's meta)
         self._seat_digests: dict[str, dict[int, str]] = {}
         if hardware is not None:
@@ -276,6 +282,64 @@ class Dashboard:
 
     def tables(self) -> list[Table]:
         return self.room.tables()
+
+    # opened game records (read-only, in memory) -------------------------------------
+    def add_record(self, table: Table) -> None:
+        """Keep an opened record (the last ``RECORDS_KEPT`` only: a record is
+        a document looked at, not a table of the room)."""
+        with self._lock:
+            self._records[table.id] = table
+            self._records.move_to_end(table.id)
+            while len(self._records) > RECORDS_KEPT:
+                self._records.popitem(last=False)
+
+    def records(self) -> list[Table]:
+        with self._lock:
+            return list(reversed(self._records.values()))
+
+    def record(self, record_id: str) -> Table:
+        with self._lock:
+            table = self._records.get(record_id)
+        if table is None:
+            raise UnknownTable(f"there is no opened game record {record_id[:40]!r} (open it again from its file)")
+        return table
+
+    def table_or_record(self, table_id: str) -> Table:
+        """A table of the room, or an opened record."""
+        with self._lock:
+            if table_id in self._records:
+                return self._records[table_id]
+        return self.room.get(table_id)
+
+    # a past step on the table screen ----------------------------------------------------
+    def show_step(self, table: Table, step: int, side: str) -> None:
+        """The table screen shows ``step`` of ``table`` (``side``: before or
+        after) instead of the live table, until someone goes back to live or
+        the table moves on."""
+        if not 1 <= step <= table.state_no:
+            raise UnknownTable(f"the log has steps 1 to {table.state_no}, not {step}")
+        with self._changed:
+            self._tv_steps[table.id] = (step, "before" if side == "before" else "after", table.state_no)
+            self._version += 1
+            self._changed.notify_all()
+
+    def show_live(self, table: Table) -> None:
+        with self._changed:
+            if self._tv_steps.pop(table.id, None) is not None:
+                self._version += 1
+                self._changed.notify_all()
+
+    def tv_step(self, table: Table) -> tuple[int, str] | None:
+        """The past step the table screen shows for ``table``, or ``None``
+        (live).  A step put there is dropped once the table has moved on."""
+        with self._lock:
+            shown = self._tv_steps.get(table.id)
+            if shown is None:
+                return None
+            if shown[2] != table.state_no:
+                del self._tv_steps[table.id]
+                return None
+            return shown[0], shown[1]
 
     # ending by the host ---------------------------------------------------------
     # A game that offers the HOST command ``end`` is ended by that command (the

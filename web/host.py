@@ -27,7 +27,9 @@ from companion import record
 from companion.commands import CHANCE, HOST, Command
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable
 from companion.games import game_keys, get_game
-from companion.games.base import HOST_SCREEN, DieFace
+from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
+from companion.record import MAX_RECORD_BYTES, RecordError, open_record, read_record
+from companion.rules import cite
 from companion.table import Table
 from web.common import (
     STALE_MESSAGE,
@@ -36,6 +38,7 @@ from web.common import (
     dash,
     fragment,
     join_url,
+    message_page,
     perform,
     result_answer,
     store_mark,
@@ -46,6 +49,7 @@ from web.common import (
 )
 from web.dashboard import active_moves
 from web.forms import FormError, read_state_no
+from web.lookback import render_look, step_base
 from web.qr import qr_svg
 from web.views import project
 
@@ -123,7 +127,7 @@ def home() -> str:
     earlier = [t for t in reversed(d.room.store.tables()) if t.id not in open_ids][:30]
     link = join_url(url_for("seat.join_code", code=d.join_code))
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
-                           earlier=earlier, current=d.current_id, hardware=_hardware(),
+                           earlier=earlier, current=d.current_id, records=d.records(), hardware=_hardware(),
                            can_roll=can_roll_now(d.current()),
                            join_code=d.join_code, join_link=link, join_qr=qr_svg(link),
                            join_typed=typed_url(url_for("seat.join")))
@@ -295,6 +299,9 @@ def host_context(table: Table) -> dict[str, Any]:
         "hardware": _hardware(),
         "can_roll": d.current_id == table.id and bool(dice),  # can_roll_now without asking the game twice
         "act_url": url_for("host.act", table_id=table.id),
+        "step_base": step_base("host.look", table_id=table.id),
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, back=_back(table)),
+        "tv_shown": d.tv_step(table),
     }
 
 
@@ -532,15 +539,125 @@ def free(table_id: str, seat: int) -> BaseResponse:
     return answer(200, f"{table.seat_names[seat]}'s seat is free: a phone can join it now.", "ok", _back(table))
 
 
-@bp.get("/t/<table_id>/export.json")
+#: the audited line an export of a running game writes into the log
+EXPORT_LINE = "The host exported the game record (it holds every seat's secrets)"
+EXPORT_RULE = cite("core", "Exporting a running game")
+
+
+@bp.route("/t/<table_id>/export.json", methods=["GET", "POST"])
 @host_only
-def export(table_id: str) -> Response:
+def export(table_id: str) -> BaseResponse:
+    """The game record.  While the game runs it holds every secret: the host
+    confirms first, and the export is a public step of the log."""
     table = dash().room.get(table_id)
+    running = not dash().finished(table)
+    if running:
+        if request.method != "POST" or not _confirmed():
+            label = (f"Export the game record of {table.game.title} {table.id} now? The game is running and the "
+                     "record holds every seat's secrets (hidden money, hands). The table screen and every phone "
+                     "will read that you exported it.")
+            html = render_template("confirm.html", label=label, form=request.form, action=request.path,
+                                   back=_back(table))
+            return Response(html, status=200, mimetype="text/html")
+        table.note(EXPORT_LINE, EXPORT_RULE, name="export")
     record = game_record(table)
     body = json.dumps(record, indent=2, ensure_ascii=False, default=str)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{table.id}-record.json"'
     return resp
+
+
+# looking back -----------------------------------------------------------------------------
+def _viewer_as(table: Table) -> tuple[Viewer, str, dict[str, str]]:
+    """The host sees the host view; an opened record (whose file holds every
+    secret anyway) may also be looked at as one of its seats."""
+    wanted = request.args.get("as", "")
+    if table.read_only and wanted.startswith("seat:") and wanted[5:].isdigit():
+        seat = int(wanted[5:])
+        if 0 <= seat < len(table.seat_names):
+            return seat_viewer(seat), table.seat_names[seat], {"as": wanted}
+    return HOST_SCREEN, "host", {}
+
+
+@bp.get("/t/<table_id>/step/<int:step>")
+@host_only
+def look(table_id: str, step: int) -> str:
+    d = dash()
+    table = d.table_or_record(table_id)
+    viewer, who, query = _viewer_as(table)
+    viewers: list[tuple[str, str, bool]] = []
+    if table.read_only:
+        viewers = [("host", url_for("host.look", table_id=table.id, step=step), not query)]
+        as_seat: list[dict[str, Any]] = [{"as": f"seat:{i}"} for i in range(len(table.seat_names))]
+        viewers += [(name, url_for("host.look", table_id=table.id, step=step, **as_seat[i]),
+                     query.get("as") == f"seat:{i}") for i, name in enumerate(table.seat_names)]
+    live = url_for("host.record_page", record_id=table.id) if table.read_only else _back(table)
+    return render_look(table, step, viewer, endpoint="host.look", values={"table_id": table.id}, query=query,
+                       live=live, who=who, viewers=viewers,
+                       tv_form=None if table.read_only else url_for("host.tv", table_id=table.id),
+                       tv_shown=None if table.read_only else d.tv_step(table))
+
+
+@bp.post("/t/<table_id>/tv")
+@host_only
+def tv(table_id: str) -> BaseResponse:
+    """Put a past step on the table screen (its public view), or back to live."""
+    d = dash()
+    table = d.room.get(table_id)
+    back = request.referrer if (request.referrer or "").startswith(request.host_url) else _back(table)
+    if request.form.get("live"):
+        d.show_live(table)
+        return answer(200, "The table screen shows the live table again.", "ok", back)
+    try:
+        step = int(str(request.form.get("step", "")))
+    except ValueError:
+        abort(400, description="Which step? A whole number.")
+    if not 1 <= step <= table.state_no:
+        abort(400, description=f"The log has steps 1 to {table.state_no}.")
+    side = "before" if request.form.get("side") == "before" else "after"
+    if d.current_id != table.id:
+        d.show(table.id)
+    d.show_step(table, step, side)
+    return answer(200, f"The table screen shows the table {side} step {step}, marked as a look back, "
+                       "until you go back to live or the next move.", "ok", back)
+
+
+# opened game records -------------------------------------------------------------------------
+@bp.url_value_preprocessor
+def _allow_record(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """The app takes 64 KB per request; a game record up to
+    ``MAX_RECORD_BYTES``, and only from the logged-in host."""
+    if endpoint == "host.import_record" and is_host():
+        request.max_content_length = MAX_RECORD_BYTES + 64 * 1024
+        if request.content_length is not None and request.content_length > MAX_RECORD_BYTES + 64 * 1024:
+            abort(413, description=f"The file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB: "
+                                   "it is not a game record.")
+
+
+@bp.post("/import")
+@host_only
+def import_record() -> BaseResponse:
+    """Open an exported game record again, as a read-only table."""
+    upload = request.files.get("record")
+    back = url_for("host.home")
+    if upload is None or not upload.filename:
+        return answer(400, "Choose a game record file (exported from a host page) to open.", "bad-form", back)
+    name = upload.filename[-80:]
+    data = upload.read(MAX_RECORD_BYTES + 1)
+    try:
+        table = open_record(read_record(data, name))
+    except RecordError as err:
+        return message_page("This record cannot be opened", str(err), back, 422)
+    dash().add_record(table)
+    return redirect(url_for("host.record_page", record_id=table.id), code=303)
+
+
+@bp.get("/r/<record_id>")
+@host_only
+def record_page(record_id: str) -> str:
+    table = dash().record(record_id)
+    return render_template("record.html", table=table, view=table.view(HOST_SCREEN),
+                           step_base=step_base("host.look", table_id=table.id))
 
 
 def game_record(table: Table) -> dict[str, Any]:

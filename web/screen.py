@@ -18,11 +18,15 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.errors import SetupError, UnknownTable
+from companion.games import get_game
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
-from web.common import dash, fragment, join_url, sse_event, store_mark, stream, typed_url
+from web.common import answer, dash, fragment, join_url, sse_event, store_mark, stream, typed_url
+from web.lookback import render_look, step_base, tv_look
 from web.qr import qr_svg
+from web.rulebook import rulebook
 from web.seeds import passage
 from web.views import project
 
@@ -103,7 +107,28 @@ def screen_context(table: Table) -> dict[str, object]:
         "join_typed": typed_url(url_for("seat.join")),
         "join_qr": qr_svg(link),
         "device_notes": device_notes(table),
+        "tv_look": tv_look(table),
+        "step_base": step_base("screen.look", table_id=table.id),
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id,
+                             back=url_for("screen.table_screen", table_id=table.id)),
     }
+
+
+@bp.get("/t/<table_id>/step/<int:step>")
+def look(table_id: str, step: int) -> str:
+    """A past step as the table screen showed it (public information only)."""
+    table = dash().room.get(table_id)
+    return render_look(table, step, TABLE_SCREEN, endpoint="screen.look", values={"table_id": table.id},
+                       live=url_for("screen.table_screen", table_id=table.id), who="table screen")
+
+
+@bp.post("/t/<table_id>/back-to-live")
+def back_to_live(table_id: str) -> BaseResponse:
+    """The table screen's own "Back to live" (after the host showed a past step)."""
+    table = dash().room.get(table_id)
+    dash().show_live(table)
+    return answer(200, "The table screen shows the live table again.", "ok",
+                  url_for("screen.table_screen", table_id=table.id))
 
 
 def render_screen_live(table: Table) -> str:
@@ -147,6 +172,38 @@ def rule(seed: str) -> str:
     found = passage(dash().seeds_dir, seed[:40], section, quote)
     template = "rule_fragment.html" if request.args.get("fragment") else "rule.html"
     return render_template(template, passage=found, quote=quote)
+
+
+def _back_link(raw: str) -> str:
+    """A page of this companion to go back to (never another site)."""
+    return raw if raw.startswith("/") and not raw.startswith("//") and "\\" not in raw and len(raw) <= 200 else ""
+
+
+@bp.get("/rules/<game_key>")
+def rules(game_key: str) -> BaseResponse:
+    """A game's rules page: the sections of each rule text, and a search
+    over their passages (the page's script asks for ``fragment=1`` as you
+    type); with ``t``, the readings that table plays are marked."""
+    try:
+        game = get_game(game_key[:40])
+    except SetupError:
+        abort(404, description=f"There is no game called {game_key[:40]!r}.")
+    table = None
+    wanted = request.args.get("t", "")[:40]
+    if wanted:
+        try:
+            table = dash().table_or_record(wanted)
+        except UnknownTable:
+            table = None
+        if table is not None and table.game.key != game.key:
+            table = None
+    book = rulebook(game, dash().seeds_dir)
+    found = book.search(request.args.get("q", ""), table.config.options if table is not None else None)
+    context = {"game": game, "book": book, "found": found, "table": table,
+               "back": _back_link(request.args.get("back", ""))}
+    if request.args.get("fragment"):
+        return Response(render_template("rules_results.html", **context), mimetype="text/html")
+    return Response(render_template("rules.html", **context), mimetype="text/html")
 
 
 @bp.get("/favicon.ico")

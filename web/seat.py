@@ -5,8 +5,6 @@ cookie on another device."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -25,7 +23,8 @@ from web.common import (
     stream,
 )
 from web.dashboard import SeatTaken
-from web.views import project
+from web.lookback import render_look, step_base
+from web.views import private_part, project
 
 bp = Blueprint("seat", __name__)
 
@@ -177,14 +176,11 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
         "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id)
                        if finished and d.current_id not in (None, table.id) else None),
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),
+        "step_base": step_base("seat.look", table_id=table.id, seat=seat),
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id,
+                             back=url_for("seat.seat_page", table_id=table.id, seat=seat)),
         "private_link": join_url(url_for("seat.private_link", table_id=table.id, seat=seat, token=token)),
     }
-
-
-def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
-    """What only this seat sees: the top-level parts of its view that the
-    table screen does not have (or has differently)."""
-    return {k: v for k, v in mine.items() if k not in public or public[k] != v}
 
 
 @bp.get("/s/<table_id>/<int:seat>")
@@ -212,6 +208,16 @@ def seat_stream(table_id: str, seat: int) -> Response:
     return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
                   seen=request.args.get("seen", type=int), fingerprint=lambda: (d.version, store_mark()),
                   goto=goto)
+
+
+@bp.get("/s/<table_id>/<int:seat>/step/<int:step>")
+def look(table_id: str, seat: int, step: int) -> str:
+    """A past step as this seat saw it: its own secrets, nobody else's."""
+    table, _ = _authorised(table_id, seat)
+    return render_look(table, step, seat_viewer(seat), endpoint="seat.look",
+                       values={"table_id": table.id, "seat": seat},
+                       live=url_for("seat.seat_page", table_id=table.id, seat=seat),
+                       who=table.seat_names[seat])
 
 
 @bp.post("/s/<table_id>/<int:seat>/act")

@@ -22,3 +22,9 @@ def project(table: Table, viewer: Viewer, limit: int = LOG_LIMIT) -> dict[str, A
     """``Table.view(viewer)`` with the last ``limit`` log entries: one
     consistent snapshot taken by the core."""
     return table.view(viewer, log_limit=limit)
+
+
+def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """What only this seat sees: the top-level parts of its view that the
+    table screen does not have (or has differently)."""
+    return {k: v for k, v in mine.items() if k not in public or public[k] != v}

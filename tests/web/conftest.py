@@ -3,6 +3,7 @@ host, phones holding seats."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,3 +108,11 @@ def first_event(client: FlaskClient, url: str, name: str = "view", limit: int = 
 
 def event_data(text: str) -> str:
     return "\n".join(line[6:] for line in text.splitlines() if line.startswith("data: "))
+
+
+def export_running(host: FlaskClient, table_id: str) -> dict[str, Any]:
+    """Export a running game's record: confirmed, as the host page asks."""
+    resp = host.post(f"/host/t/{table_id}/export.json", data={"csrf": csrf(host), "confirmed": "1"})
+    assert resp.status_code == 200 and resp.mimetype == "application/json", resp.text[:300]
+    record: dict[str, Any] = json.loads(resp.data)
+    return record

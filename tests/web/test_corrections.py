@@ -3,7 +3,6 @@ form's fields), the seat's phone shows the new value, nobody else sees it."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -12,7 +11,16 @@ from flask.testing import FlaskClient
 
 from web import dashboard_of
 
-from .conftest import FETCH, csrf, csrf_in, event_data, first_event, open_table, phone
+from .conftest import (
+    FETCH,
+    csrf,
+    csrf_in,
+    event_data,
+    export_running,
+    first_event,
+    open_table,
+    phone,
+)
 
 
 def correction_form(html: str) -> dict[str, str]:
@@ -65,8 +73,9 @@ def test_the_host_corrects_hidden_cash_and_only_that_phone_shows_it(app: Flask, 
         assert "The host corrected Ann&#39;s cash (private): miscounted the bank notes" in text or \
             "The host corrected Ann's cash (private): miscounted the bank notes" in text, who
         assert new not in text and f"to {new}" not in text, who
-    record = json.loads(host.get(f"/host/t/{tid}/export.json").data)
-    last = record["log"][-1]
+    record = export_running(host, tid)
+    assert record["log"][-1]["kind"] == "note"  # the export itself, audited
+    last = record["log"][-2]
     assert (last["name"], last["actor"], last["source"]) == ("correct", "host", "host")
     assert last["args"] == {"value": "cash", "seat": 0, "to": start + 38, "reason": "miscounted the bank notes"}
 

@@ -18,6 +18,7 @@ from .conftest import (
     PIN,
     csrf,
     event_data,
+    export_running,
     first_event,
     login,
     make_app,
@@ -212,9 +213,10 @@ def test_host_chance_undo_end_export(app: Flask, host: FlaskClient) -> None:
     assert resp.status_code == 200 and table.state.last_roll == 6
     resp = host.post(f"/host/t/{tid}/dice", data={"csrf": token, "state_no": "6", "software": "1"}, headers=FETCH)
     assert resp.status_code == 422  # no roll awaited now: a message, not an error
-    record = json.loads(host.get(f"/host/t/{tid}/export.json").data)
-    assert record["config"]["game"] == "secretive" and len(record["log"]) == 6
+    record = export_running(host, tid)
+    assert record["config"]["game"] == "secretive" and len(record["log"]) == 7
     assert [e["undone"] for e in record["log"]].count(True) == 1
+    assert record["log"][-1]["kind"] == "note"
     resp = host.post(f"/host/t/{tid}/end", data={"csrf": token, "confirmed": "1"}, headers=FETCH)
     assert resp.status_code == 200
     screen = app.test_client().get(f"/t/{tid}").text

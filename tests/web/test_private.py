@@ -341,7 +341,7 @@ def test_every_private_answer_has_the_one_cache_policy(app: Flask, host: FlaskCl
         blueprint = rule.endpoint.rsplit(".", 1)[0] if "." in rule.endpoint else ""
         if blueprint not in PRIVATE_BLUEPRINTS:
             continue
-        url = _build(rule, {"table_id": tid, "seat": 0, "code": JOIN, "token": token})
+        url = _build(rule, {"table_id": tid, "seat": 0, "code": JOIN, "token": token, "step": 1, "record_id": "r-0"})
         client = ann if blueprint == "seat" else host
         methods = rule.methods or set()
         if "GET" in methods:

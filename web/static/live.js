@@ -10,6 +10,7 @@
  *   for PEEK_MS); when its move comes: the title, the status, a vibration,
  *   a sound if chosen; the screen kept on (Wake Lock) where allowed.  The
  *   choices live in this browser (localStorage), set under "This phone".
+ * - #rules-q: the rules page searches as you type.
  */
 (function () {
   "use strict";
@@ -483,6 +484,41 @@
 
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Escape") { $("#rule-box").hidden = true; }
+  });
+
+  /* ---- the rules page: search as you type ----
+   * The form works without script (a GET); with it, each pause in typing
+   * asks for the results fragment and the address keeps the search. */
+  var rulesTimer = null;
+  var rulesAsked = 0;
+
+  function searchRules(form) {
+    var params = new URLSearchParams(new FormData(form));
+    var asked = ++rulesAsked;
+    var url = form.action + "?" + params.toString();
+    fetch(url + "&fragment=1", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null || asked !== rulesAsked) return;
+        $("#rules-results").innerHTML = html;
+        if (window.history && history.replaceState) history.replaceState(null, "", url);
+      })
+      .catch(function () {});
+  }
+
+  document.addEventListener("input", function (ev) {
+    if (ev.target.id !== "rules-q") return;
+    clearTimeout(rulesTimer);
+    var form = ev.target.form;
+    rulesTimer = setTimeout(function () { searchRules(form); }, 120);
+  });
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.classList || !form.classList.contains("rules-search")) return;
+    ev.preventDefault();
+    clearTimeout(rulesTimer);
+    searchRules(form);
   });
 
   document.addEventListener("companion:view", queueFit);

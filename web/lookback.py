@@ -1,0 +1,55 @@
+"""The look-back pages: any step of a table's log, before and after, for
+the viewer who asks (a seat through its cookie, the host, the table
+screen), and the table screen showing a past step the host chose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, url_for
+
+from companion.games.base import TABLE_SCREEN, Viewer, ViewerKind
+from companion.lookback import Look, look_back
+from companion.table import Table
+from web.common import dash
+from web.views import private_part
+
+
+def sides(table: Table, look: Look, viewer: Viewer) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Before and after, each with what only this seat saw then."""
+    public = look_back(table, look.step, TABLE_SCREEN) if viewer.kind is ViewerKind.SEAT else None
+    out = []
+    for title, side, pub in (("Before this step", look.before, public.before if public else None),
+                             ("After this step", look.after, public.after if public else None)):
+        private = private_part(side["game_view"], pub["game_view"]) if pub is not None else {}
+        out.append((title, side, private))
+    return out
+
+
+def step_base(endpoint: str, **values: Any) -> str:
+    """The URL of step ``N`` without its ``N`` (for the log's step links)."""
+    return str(url_for(endpoint, step=1, **values)).rsplit("/", 1)[0] + "/"
+
+
+def render_look(table: Table, step: int, viewer: Viewer, *, endpoint: str, values: dict[str, Any],
+                live: str | None, who: str, query: dict[str, str] | None = None, **extra: Any) -> str:
+    look = look_back(table, step, viewer)
+    args: dict[str, Any] = {**values, **(query or {})}
+    nav = {
+        "prev": url_for(endpoint, step=step - 1, **args) if step > 1 else None,
+        "next": url_for(endpoint, step=step + 1, **args) if step < look.last else None,
+        "live": live,
+    }
+    return render_template("lookback.html", table=table, look=look, nav=nav, who=who,
+                           sides=sides(table, look, viewer), **extra)
+
+
+def tv_look(table: Table) -> dict[str, Any] | None:
+    """What the table screen draws instead of the live table, if the host
+    put a past step there: the public view of that step."""
+    shown = dash().tv_step(table)
+    if shown is None:
+        return None
+    step, side = shown
+    look = look_back(table, step, TABLE_SCREEN)
+    return {"look": look, "side": side, "view": look.before if side == "before" else look.after}
