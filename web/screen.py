@@ -23,7 +23,17 @@ from companion.games import get_game
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
-from web.common import answer, dash, fragment, join_url, sse_event, store_mark, stream, typed_url
+from web.common import (
+    answer,
+    csrf_token,
+    dash,
+    fragment,
+    join_url,
+    sse_event,
+    store_mark,
+    stream,
+    typed_url,
+)
 from web.lookback import render_look, step_base, tv_look
 from web.qr import qr_svg
 from web.rulebook import rulebook
@@ -138,6 +148,7 @@ def render_screen_live(table: Table) -> str:
 @bp.get("/t/<table_id>")
 def table_screen(table_id: str) -> str:
     table = dash().room.get(table_id)
+    csrf_token()  # kept in the TV's session now: the live fragments' "Back to live" form posts with it
     return render_template("screen.html", **screen_context(table))
 
 

@@ -17,7 +17,7 @@ from companion.commands import CHANCE, Actor, Command
 from companion.record import MAX_RECORD_BYTES
 from web import dashboard_of
 
-from .conftest import FETCH, SEEDS, csrf, export_running, open_table, phone
+from .conftest import FETCH, SEEDS, csrf, csrf_in, export_running, open_table, phone
 from .play import play, seat_up
 
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts (shared/seeds) are not here")
@@ -135,7 +135,8 @@ def test_the_host_puts_a_step_on_the_tv_and_back_to_live(app: Flask, host: Flask
     assert "Looking back" in shown and "before step 2 of 3" in shown and "Seat 1 passes" in shown
     assert secrets_of(shown) == set()
     assert "before step 2" in host.get(f"/host/t/{tid}").text  # the host page says what the TV shows
-    resp = tv.post(f"/t/{tid}/back-to-live", data={"csrf": csrf(tv)}, headers=FETCH)
+    tv.get(f"/t/{tid}")  # the TV's page keeps a form token in its session for its own button
+    resp = tv.post(f"/t/{tid}/back-to-live", data={"csrf": csrf_in(tv.get(f"/t/{tid}/live").text)}, headers=FETCH)
     assert resp.status_code == 200 and "Looking back" not in tv.get(f"/t/{tid}/live").text
     host.post(f"/host/t/{tid}/tv", data={"csrf": csrf(host), "step": "1"}, headers=FETCH)
     assert "after step 1 of 3" in tv.get(f"/t/{tid}/live").text
