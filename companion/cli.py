@@ -131,6 +131,8 @@ def load_script(path: Path) -> dict[str, Any]:
             raise ScriptError(f"{path}: '{key}' is missing or is not a {kind.__name__}")
     if "options" in raw and not isinstance(raw["options"], dict):
         raise ScriptError(f"{path}: 'options' must be an object of option -> reading")
+    if "position" in raw and not isinstance(raw["position"], dict):
+        raise ScriptError(f"{path}: 'position' must be an object: the game's position block (see docs/games/)")
     return raw
 
 
@@ -170,7 +172,8 @@ def start_seat_of(raw: dict[str, Any], names: list[str]) -> int:
 def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
     names = [s if isinstance(s, str) else str(s.get("name", "")) if isinstance(s, dict) else "" for s in raw["seats"]]
     table = room.open_table(
-        raw["game"], raw["seats"], raw.get("options", {}), start_seat=start_seat_of(raw, names)
+        raw["game"], raw["seats"], raw.get("options", {}), start_seat=start_seat_of(raw, names),
+        position=raw.get("position"),
     )
     rejections: list[dict[str, Any]] = []
     stopped: dict[str, Any] | None = None

@@ -44,6 +44,8 @@ UNDO_RULE = cite("core", "Undo by the host")
 RECORD_RULE = cite("core", "Opened game records")
 #: the longest text of an audited note
 MAX_NOTE = 300
+#: the table screen's note on a table that started from a position block
+SET_POSITION_NOTE = "This table started from a set position (a position block), not from the game's setup"
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,20 @@ class Accepted:
 Listener = Callable[["Table", Accepted], None]
 
 
+def start_state(game: Game[Any, Any], config: TableConfig) -> Any:
+    """The state before the first command: the game's setup, with the
+    table's position block (if any) set over it."""
+    state = game.setup(config)
+    if config.position:
+        state = game.place_position(state, config.position)
+    return state
+
+
 def replay(
-    game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry]
+    game: Game[Any, Any],
+    config: TableConfig,
+    entries: Sequence[LogEntry],
+    origin: Any = None,
 ) -> Iterator[tuple[LogEntry | None, Any]]:
     """The setup's state (with ``None``), then the state after each logged
     move that was not undone, with its entry.
@@ -70,10 +84,11 @@ def replay(
     Each move is parsed and checked again, so a log that no longer fits the
     rules fails loudly instead of producing a wrong state.  The states are
     successive versions of one object: copy one to keep it past the next step.
+    ``origin`` (a sandbox's) replaces the starting state; it is not changed.
     """
     undone = {s for e in entries for s in e.undoes()}
     names = config.seat_names()
-    state = game.setup(config)
+    state = start_state(game, config) if origin is None else copy.deepcopy(origin)
     yield None, state
     for entry in entries:
         if entry.kind != "move" or entry.seq in undone:
@@ -85,9 +100,9 @@ def replay(
         yield entry, state
 
 
-def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry]) -> Any:
+def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry], origin: Any = None) -> Any:
     """The state: the game's setup folded with every move that was not undone."""
-    last = deque(replay(game, config, entries), maxlen=1)
+    last = deque(replay(game, config, entries, origin), maxlen=1)
     return last[0][1]
 
 
@@ -98,10 +113,13 @@ class Table:
         config: TableConfig,
         store: Store,
         entries: Sequence[LogEntry] = (),
+        origin: Any = None,
         *,
         read_only: bool = False,
     ) -> None:
-        """``read_only``: an opened game record, looked at but never changed."""
+        """``origin``: the state to start from instead of the setup (a
+        sandbox's); kept, never changed.  ``read_only``: an opened game
+        record, looked at but never changed."""
         self.id = table_id
         self.read_only = read_only
         self.config = config
@@ -117,7 +135,8 @@ class Table:
         self._changed = threading.Condition(self._lock)
         self._nudges = 0
         self._listeners: list[Listener] = []
-        self._state = fold(self.game, config, self._entries)
+        self._origin = origin
+        self._state = fold(self.game, config, self._entries, origin)
 
     # reading ------------------------------------------------------------------
     @property
@@ -207,10 +226,16 @@ class Table:
                 "seats": [s.to_json() for s in self.config.seats],
                 "viewer": {"kind": viewer.kind.value, "seat": viewer.seat_or_none},
                 "options": dict(self.config.options),
-                "notes": self.game.public_notes(state),
+                "notes": [*self.position_notes(), *self.game.public_notes(state)],
                 "game_view": self.game.view(state, viewer),
                 "log": self.log(viewer, log_limit),
             }
+
+    def position_notes(self) -> list[str]:
+        """A public note when the table did not start from the game's setup."""
+        if not self.config.position:
+            return []
+        return [SET_POSITION_NOTE]
 
     def actions(self, actor: Actor) -> list[dict[str, Any]]:
         with self._lock:
@@ -261,7 +286,7 @@ class Table:
             targets = active[-count:]
             undo_marker = LogEntry(0, "undo", "host", "undo", {"undoes": [t.seq for t in targets]})
             remaining = [*self._entries, undo_marker]
-            new_state = fold(self.game, self.config, remaining)
+            new_state = fold(self.game, self.config, remaining, self._origin)
             why = f" ({reason})" if reason else ""
             lines = [Explanation(f"The host undid step {t.seq}: {self.public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
             entry = LogEntry(
@@ -382,8 +407,10 @@ class Room:
         *,
         start_seat: int = 0,
         table_id: str | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> Table:
-        """Create a new table (validated) and store it."""
+        """Create a new table (validated) and store it.  ``position``: a
+        position block set over the setup (:mod:`companion.position`)."""
         game = get_game(game_key)
         seat_list = _seats(seats, game.colours)
         if not game.min_seats <= len(seat_list) <= game.max_seats:
@@ -400,8 +427,8 @@ class Room:
             edition = game.load_edition()
         except EditionError as err:
             raise SetupError(f"the edition file cannot be used: {err}") from None
-        config = TableConfig(game_key, tuple(seat_list), full_options, start_seat, edition)
-        game.setup(config)  # refuse a bad configuration before anything is stored
+        config = TableConfig(game_key, tuple(seat_list), full_options, start_seat, edition, dict(position or {}))
+        start_state(game, config)  # refuse a bad configuration (or position) before anything is stored
         tid = table_id or f"t-{secrets.token_hex(3)}"
         with self._lock:
             if tid in self._tables or self.store.table(tid) is not None:

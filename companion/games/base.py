@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path, merge, read_json_object
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, SetupError
 from companion.rules import Explanation, RuleOption
 
 S = TypeVar("S")
@@ -62,6 +62,9 @@ class TableConfig:
     options: Mapping[str, str] = field(default_factory=dict)
     start_seat: int = 0
     edition: Mapping[str, Any] = field(default_factory=dict)
+    #: a position block set over the setup (empty: the game's own setup);
+    #: see :mod:`companion.position`
+    position: Mapping[str, Any] = field(default_factory=dict)
 
     def seat_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats)
@@ -73,6 +76,7 @@ class TableConfig:
             "options": dict(self.options),
             "start_seat": self.start_seat,
             "edition": dict(self.edition),
+            **({"position": dict(self.position)} if self.position else {}),
         }
 
     @classmethod
@@ -83,6 +87,7 @@ class TableConfig:
             options=dict(raw.get("options", {})),
             start_seat=int(raw.get("start_seat", 0)),
             edition=dict(raw.get("edition", {})),
+            position=dict(raw.get("position") or {}),
         )
 
 
@@ -383,6 +388,17 @@ class Game(ABC, Generic[S, M]):
         seat awaited; an open auction that anyone may join makes every
         eligible bidder awaited.  Public: the table screen highlights them and
         a phone says "your move"."""
+
+    # the position block (companion.position) --------------------------------
+    def describe_position(self, state: S) -> dict[str, Any]:
+        """``state``'s whole position as a block (what a sandbox's editor
+        starts from)."""
+        raise SetupError(f"{self.title} has no position block yet")
+
+    def place_position(self, state: S, block: Any) -> S:
+        """A new state: ``block`` set over ``state`` (which is not changed),
+        checked as a whole.  Raise ``PositionError`` naming the field."""
+        raise SetupError(f"{self.title} has no position block yet")
 
     def public_notes(self, state: S) -> list[str]:
         """Extra lines for the table screen (e.g. unverified data in use)."""

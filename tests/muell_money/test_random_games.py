@@ -17,6 +17,7 @@ from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import Refusal
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
 from companion.games.muell_money.options import OPTIONS
+from companion.games.muell_money.position import problems as position_problems
 from companion.games.muell_money.state import MuellState, Phase
 from companion.store import LogEntry, Store
 from companion.table import Room, fold
@@ -29,6 +30,8 @@ def random_options(rng: random.Random) -> dict[str, str]:
 
 def check_invariants(state: MuellState) -> None:
     comp = state.comp
+    # the position block's whole-position check accepts every reachable state
+    assert position_problems(state) == []
     # money: what left the bank = what came back + what the seats hold
     assert state.bank_out == state.bank_in + sum(s.cash for s in state.seats)
     for s in state.seats:

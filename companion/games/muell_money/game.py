@@ -1164,6 +1164,16 @@ class MuellMoney(Game[MuellState, Move]):
             return frozenset({state.auction.to_bid})
         return frozenset()  # the deal (chance) and the end
 
+    def describe_position(self, state: MuellState) -> dict[str, Any]:
+        from companion.games.muell_money.position import describe
+
+        return describe(state)
+
+    def place_position(self, state: MuellState, block: Any) -> MuellState:
+        from companion.games.muell_money.position import place
+
+        return place(state, block)
+
     def public_notes(self, state: MuellState) -> list[str]:
         if state.comp.unverified:
             return [f"unverified component values in use: {', '.join(state.comp.unverified)}"]
