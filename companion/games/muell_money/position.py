@@ -18,7 +18,7 @@ Fields (all optional; what is not given stays as in the base state):
   when it passed);
 * ``sets`` (list of card lists), ``discard``, ``set_aside`` (where a dealt
   Pollution Check lies), ``deck`` (card -> count).  When any card is placed,
-  the deck is what is left of the 56 cards unless it is given; if it is
+  the deck is what is left of the 53 cards unless it is given; if it is
   given too, the discards are what is left;
 * ``supply``: raw materials in the common supply (else what the towers leave
   of the 50).
