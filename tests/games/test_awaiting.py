@@ -34,7 +34,8 @@ def test_seats_act_when_awaited(script: Path, tmp_path: Path) -> None:
     names = [s if isinstance(s, str) else s["name"] for s in raw["seats"]]
     start = raw.get("start_seat", 0)
     table = room.open_table(raw["game"], raw["seats"], raw.get("options", {}),
-                            start_seat=names.index(start) if isinstance(start, str) else start)
+                            start_seat=names.index(start) if isinstance(start, str) else start,
+                            position=raw.get("position"))
     from companion.cli import script_command
 
     checked = 0
@@ -54,5 +55,8 @@ def test_seats_act_when_awaited(script: Path, tmp_path: Path) -> None:
             )
             checked += 1
         table.submit(command)
+    if "position" in raw:  # a disputed situation in a few lines, not a whole game
+        assert checked >= 1
+        return
     assert checked > 20
     assert table.game.awaiting(table.state) == frozenset()  # the game is over
