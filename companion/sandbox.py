@@ -48,6 +48,7 @@ class Sandbox:
         self._config = source.config
         self._base = source.state_at(self.step)
         self._origin = self._base
+        self._generation = 0
         self.table = self._scratch(self._origin)
 
     def _scratch(self, origin: Any) -> Table:
@@ -75,8 +76,15 @@ class Sandbox:
             self.position = {}
             self._replace(self._base)
 
+    @property
+    def version(self) -> int:
+        """Grows with every change (a move tried, a position set, a reset), so a
+        screen never swaps in an older view."""
+        return self._generation * 1_000_000 + self.table.state_no
+
     def _replace(self, origin: Any) -> None:
         old = self.table.store
+        self._generation += 1
         self._origin = origin
         self.table = self._scratch(origin)
         old.close()

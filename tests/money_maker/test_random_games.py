@@ -12,6 +12,7 @@ import pytest
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import Refusal
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
+from companion.games.money_maker.position import problems as position_problems
 from companion.games.money_maker.state import INSOLVENT, UNSETTLED, MoneyMakerState
 from companion.store import LogEntry
 from companion.table import Room, fold
@@ -73,6 +74,8 @@ def outstanding_in_run(state: MoneyMakerState, seat: int) -> int:
 
 def check_invariants(state: MoneyMakerState) -> None:
     comp = state.comp
+    # the position block's whole-position check accepts every reachable state
+    assert position_problems(state) == []
     assert state.reserve + sum(b.gold for b in state.banks) == comp.gold_total, "gold is conserved"
     assert state.reserve >= 0 and all(b.gold >= 0 for b in state.banks)
     for m, market in comp.markets.items():

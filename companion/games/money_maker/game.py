@@ -393,6 +393,16 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             return answering | frozenset(s for s, st in state.bank_run.standing.items() if st in ("unsettled", "insolvent"))
         return answering  # besides: a draw or a roll (chance), or the end
 
+    def describe_position(self, state: MoneyMakerState) -> dict[str, Any]:
+        from companion.games.money_maker.position import describe
+
+        return describe(state)
+
+    def place_position(self, state: MoneyMakerState, block: Any) -> MoneyMakerState:
+        from companion.games.money_maker.position import place
+
+        return place(state, block)
+
     def public_notes(self, state: MoneyMakerState) -> list[str]:
         if state.comp.unverified:
             return [

@@ -548,6 +548,16 @@ class WorldOfWaste(Game[WasteState, Move]):
             corrections=[state.correction(s) for s in range(state.seats)],
         )
 
+    def describe_position(self, state: WasteState) -> dict[str, Any]:
+        from companion.games.world_of_waste.position import describe
+
+        return describe(state)
+
+    def place_position(self, state: WasteState, block: Any) -> WasteState:
+        from companion.games.world_of_waste.position import place
+
+        return place(state, block)
+
     def public_notes(self, state: WasteState) -> list[str]:
         unverified = state.catalog.unverified()
         if not unverified:
