@@ -113,13 +113,14 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion"] = dashboard
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
 
-    from web import common, host, screen, seat, station
+    from web import common, host, sandbox, screen, seat, station
 
     common.init_app(app, log_requests=cfg.access_log)
     app.register_blueprint(screen.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(station.bp)
+    app.register_blueprint(sandbox.bp)
     return app
 
 

@@ -27,6 +27,7 @@ from flask import (
     request,
     session,
     stream_with_context,
+    url_for,
 )
 from jinja2 import ChainableUndefined
 from werkzeug.exceptions import HTTPException
@@ -315,6 +316,18 @@ class Result:
     message: str
     confirm: str = ""
     state_no: int | None = None
+    #: a refusal's rule (``Citation.to_json()``): the answer links its passage
+    rule: Mapping[str, str] | None = None
+
+
+def rule_link(rule: Mapping[str, str] | None) -> dict[str, Any]:
+    """What a refusal's answer carries so the page can open the rule's words:
+    the citation and the URL of its passage (empty without a rule)."""
+    if not rule:
+        return {}
+    url = url_for("screen.rule", seed=rule.get("seed", ""), section=rule.get("section", ""),
+                  quote=rule.get("quote", ""))
+    return {"rule": dict(rule), "rule_url": url}
 
 
 def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
@@ -372,9 +385,9 @@ def submit(table: Table, command: Command) -> Result:
     except StaleState:
         return Result(409, "stale", STALE_MESSAGE)
     except InvalidCommand as err:
-        return Result(400, err.code, str(err))
+        return Result(400, err.code, str(err), rule=err.rule.to_json() if err.rule else None)
     except Refusal as err:
-        return Result(422, err.code, str(err))
+        return Result(422, err.code, str(err), rule=err.rule.to_json() if err.rule else None)
     lines = [e.text for e in accepted.explanations if e.audience is None]
     said = " ".join(t if t.rstrip().endswith((".", "!", "?", ":", ")")) else t.rstrip() + "." for t in lines[:2])
     return Result(200, "ok", said or "Done.", state_no=accepted.state_no)
@@ -390,6 +403,7 @@ def result_answer(result: Result, back: str) -> BaseResponse:
         extra["confirm"] = result.confirm
     if result.state_no is not None:
         extra["state_no"] = result.state_no
+    extra.update(rule_link(result.rule))
     return answer(result.status, result.message, result.code, back, extra=extra)
 
 

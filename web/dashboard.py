@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from companion.errors import SetupError, StoreUnavailable, UnknownTable
 from companion.games.base import Seat
+from companion.sandbox import Sandboxes
 from companion.store import LogEntry
 from companion.table import Room, Table
 
@@ -210,6 +211,9 @@ class Dashboard:
         self._changed = threading.Condition(self._lock)
         self._version = 0
         self._current: str | None = self._shown_before()
+        #: the host's what-if copies (memory only), and the one on the table screen
+        self.sandboxes = Sandboxes()
+        self._tv_sandbox: str | None = None
         self._chart_cache: dict[tuple[str, int], Any] = {}
         self._records: OrderedDict[str, Table] = OrderedDict()
         #: table -> (step, side, the state number when it was put there)
@@ -245,11 +249,27 @@ class Dashboard:
     def current(self) -> Table | None:
         return None if self._current is None else self.room.get(self._current)
 
+    @property
+    def tv_sandbox(self) -> str | None:
+        """The sandbox the table screen shows instead of the table (``None``: the table)."""
+        return self._tv_sandbox
+
+    def show_sandbox(self, sandbox_id: str | None) -> None:
+        """Put a sandbox on the table screen (its public view, marked), or
+        the real table back.  The hardware keeps feeding the real table."""
+        if sandbox_id is not None:
+            self.sandboxes.get(sandbox_id)  # raises UnknownTable
+        with self._changed:
+            self._tv_sandbox = sandbox_id
+            self._version += 1
+            self._changed.notify_all()
+
     def show(self, table_id: str | None) -> None:
         """Put a table on the table screen (and tell the hardware)."""
         if table_id is not None:
             self.room.get(table_id)  # raises UnknownTable
         with self._changed:
+            self._tv_sandbox = None
             self._current = table_id
             self._version += 1
             self._changed.notify_all()

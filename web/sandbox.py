@@ -22,7 +22,17 @@ from companion.errors import Refusal
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN
 from companion.rules import Explanation
 from companion.sandbox import SANDBOX_MARK, Sandbox
-from web.common import Result, answer, dash, fragment, perform, result_answer, stream, wants_json
+from web.common import (
+    Result,
+    answer,
+    dash,
+    fragment,
+    perform,
+    result_answer,
+    rule_link,
+    stream,
+    wants_json,
+)
 from web.host import host_only
 from web.views import project
 
@@ -75,6 +85,7 @@ def sandbox_context(box: Sandbox) -> dict[str, Any]:
         block = ""
     return {
         "box": box,
+        "table": table,
         "mark": SANDBOX_MARK,
         "view": project(table, HOST_SCREEN),
         "moves": moves,
@@ -154,7 +165,7 @@ def position(sandbox_id: str) -> BaseResponse:
     try:
         box.set_position(block)
     except Refusal as err:
-        return answer(422, str(err), err.code, _page(box))
+        return answer(422, str(err), err.code, _page(box), extra=rule_link(err.rule.to_json() if err.rule else None))
     return answer(200, "The position is set: try a move.", "ok", _page(box), extra={"state_no": box.table.state_no})
 
 
@@ -200,7 +211,7 @@ def close(sandbox_id: str) -> BaseResponse:
 
 # the table screen ------------------------------------------------------------------------
 def screen_context(box: Sandbox) -> dict[str, Any]:
-    return {"box": box, "mark": SANDBOX_MARK, "view": project(box.table, TABLE_SCREEN)}
+    return {"box": box, "table": box.table, "mark": SANDBOX_MARK, "view": project(box.table, TABLE_SCREEN)}
 
 
 @bp.get("/sandbox/<sandbox_id>")

@@ -53,6 +53,8 @@ def index() -> BaseResponse:
 
 
 def _index() -> BaseResponse:
+    if dash().tv_sandbox is not None:
+        return redirect(url_for("sandbox.screen", sandbox_id=dash().tv_sandbox))
     table = dash().current()
     if table is not None:
         return redirect(url_for("screen.table_screen", table_id=table.id))
@@ -165,6 +167,8 @@ def table_stream(table_id: str) -> Response:
 
     def goto() -> str | None:
         current = d.current_id
+        if d.tv_sandbox is not None:
+            return url_for("sandbox.screen", sandbox_id=d.tv_sandbox)
         if current is not None and current != table.id:
             return url_for("screen.table_screen", table_id=current)
         return None

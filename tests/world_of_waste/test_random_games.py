@@ -23,6 +23,7 @@ from companion.games.world_of_waste.game import (
     free_ids,
     located,
 )
+from companion.games.world_of_waste.position import problems as position_problems
 from companion.table import Room, Table, fold
 
 from .driver import RandomTable
@@ -32,6 +33,7 @@ ID = re.compile(r"\b[A-Z]{2,4}-\d+\b")
 
 
 def check_conserved(st: WasteState, physical_deck: int) -> None:
+    assert position_problems(st) == []  # the position block's whole-position check accepts it
     everywhere = located(st) + free_ids(st)
     assert sorted(everywhere) == sorted(st.catalog.all_ids())
     assert len(set(located(st))) == len(located(st)), Counter(located(st)).most_common(3)

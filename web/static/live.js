@@ -17,16 +17,30 @@
 
   function $(sel, root) { return (root || document).querySelector(sel); }
 
-  function toast(message, kind) {
+  /* a refusal with its rule (ruleUrl, rule): the message without its
+     trailing "[seed, section]" and a chip that opens the rule's words; such
+     a toast stays long enough to be tapped */
+  function toast(message, kind, ruleUrl, rule) {
     if (!message) return;
     var box = $("#toasts");
     var el = document.createElement("div");
     el.className = "toast " + (kind || "ok");
-    el.textContent = message;
+    var stay = 2600;
+    if (ruleUrl && rule) {
+      el.textContent = message.replace(/\s*\[[^\[\]]*\]\s*$/, "") + " ";
+      var chip = document.createElement("a");
+      chip.className = "cite";
+      chip.href = ruleUrl;
+      chip.textContent = "Why? " + rule.seed + " · " + rule.section;
+      el.appendChild(chip);
+      stay = 9000;
+    } else {
+      el.textContent = message;
+    }
     box.appendChild(el);
     while (box.children.length > 2) box.removeChild(box.firstChild);
-    setTimeout(function () { el.classList.add("gone"); }, 2600);
-    setTimeout(function () { el.remove(); }, 3300);
+    setTimeout(function () { el.classList.add("gone"); }, stay);
+    setTimeout(function () { el.remove(); }, stay + 700);
   }
 
   function fadeFlashes() {
@@ -425,7 +439,7 @@
           if (yes) return post(form, true);
         });
       }
-      toast(body.message, body.ok ? "ok" : (body.code === "stale" ? "stale" : "refused"));
+      toast(body.message, body.ok ? "ok" : (body.code === "stale" ? "stale" : "refused"), body.rule_url, body.rule);
       if (body.code === "400" && /out of date/.test(body.message || "")) setTimeout(function () { location.reload(); }, 1200);
       return live ? refresh() : (body.ok ? location.reload() : null);
     }).catch(function () {

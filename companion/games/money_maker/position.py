@@ -31,7 +31,6 @@ own ring, each card in one place.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -206,7 +205,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
     if top.has("phase") and top.get("phase") != st.phase:
         phase = top.text("phase", PHASES)
     if turn != st.turn or phase != st.phase:
-        if st.phase not in PHASES + (FIRST_AUCTION,):
+        if st.phase not in (*PHASES, FIRST_AUCTION):
             raise PositionError("phase", f"the base position is in the middle of a {st.phase.replace('-', ' ')}: finish it first")
         if phase == FIRST_AUCTION:
             raise PositionError("phase", f"is one of {', '.join(PHASES)}")
@@ -352,6 +351,6 @@ def problems(state: MoneyMakerState) -> list[tuple[str, str]]:
         n < 0 for n in state.deck.values()
     ):
         out.append(("open_cards", "the investment deck and the cards drawn must make the edition's cards"))
-    if not 0 <= state.meter:
+    if not state.meter >= 0:
         out.append(("meter", "cannot be negative"))
     return out

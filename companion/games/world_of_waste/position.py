@@ -1,7 +1,7 @@
 """World of Waste's position block: a table's situation as data.
 
     {"round": 2, "phase": "play", "deck": 5,
-     "hands": {"Ann": ["Paper", "Paper", "GLA-2"], "Bob": ["Plastic"]},
+     "hands": {"Ann": ["Paper", "Paper", "TEX-2"], "Bob": ["Plastic"]},
      "stations": {"Ann": ["Metal"], "Bob": ["Paper"]}}
 
 Fields (all optional; what is not given stays as in the base state):
@@ -73,10 +73,12 @@ def place(base: WasteState, block: Any) -> WasteState:
     cat = st.catalog
     if top.has("corrections"):
         corrections = seat_blocks(top.get("corrections"), names, "corrections")
-        st.corrections = [st.correction(s) for s in range(st.seats)]
+        points = [st.correction(s) for s in range(st.seats)]
         for s, raw in corrections.items():
             r = Reader({"points": raw}, f"corrections.{names[s]}", ("points",))
-            st.corrections[s] = r.whole("points", -999, 999)
+            points[s] = r.whole("points", -999, 999)
+        if points != [st.correction(s) for s in range(st.seats)]:
+            st.corrections = points
     phase = st.phase
     if top.has("phase") and top.get("phase") != st.phase.value:
         phase = PHASES[top.text("phase", tuple(PHASES))]
@@ -95,7 +97,7 @@ def place(base: WasteState, block: Any) -> WasteState:
         _place_cards(st, top, phase)
         st.round = new_round
         st.boss = boss
-        st.bosses = (st.bosses[: new_round - 1] + [boss] * new_round)[: new_round - 1] + [boss]
+        st.bosses = [*[*st.bosses[: new_round - 1], *[boss] * new_round][: new_round - 1], boss]
         # the points after the rounds played so far: the stations as they are now
         scored = score_stations(cat, [_counts(cat, s) for s in st.stations])
         totals = [sc.total + st.correction(sc.seat) for sc in scored]
