@@ -11,6 +11,7 @@ BENCHMARKS: dict[str, str] = {
     "latency": "benchmarks.latency",
     "load": "benchmarks.load",
     "uploads": "benchmarks.uploads",
+    "dispute": "benchmarks.dispute",
 }
 
 

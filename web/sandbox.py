@@ -75,10 +75,13 @@ def sandbox_context(box: Sandbox) -> dict[str, Any]:
     actors = [(f"seat:{i}", name, Actor.of_seat(i)) for i, name in enumerate(names)]
     actors += [("host", "Host", Actor.parse("host")), ("chance", "Chance", Actor.parse("chance"))]
     moves = []
+    awaited = table.game.awaiting(table.state)
     for key, label, actor in actors:
         hints = table.actions(actor)
         if hints:
-            moves.append({"actor": key, "label": label, "hints": hints, "awaited": actor.seat in table.game.awaiting(table.state)})
+            # open: the seats the game waits for; while it waits for no seat, chance (a card, a roll)
+            waits = actor.seat in awaited if actor.is_seat else (not awaited and key == "chance")
+            moves.append({"actor": key, "label": label, "hints": hints, "awaited": waits})
     try:
         block = json.dumps(box.describe(), indent=1, ensure_ascii=False)
     except Refusal:
