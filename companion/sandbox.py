@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.commands import Command
 from companion.errors import UnknownTable
+from companion.lookback import state_at
 from companion.store import Store
 from companion.table import Accepted, Table
 
@@ -46,7 +47,7 @@ class Sandbox:
         self.position: dict[str, Any] = {}
         self._lock = threading.RLock()
         self._config = source.config
-        self._base = source.state_at(self.step)
+        self._base = state_at(source.game, source.config, source.entries, self.step, key=source.id)
         self._origin = self._base
         self._generation = 0
         self.table = self._scratch(self._origin)

@@ -163,17 +163,6 @@ class Table:
     def score(self) -> ScoreSheet:
         return self.game.score(self._state)
 
-    def state_at(self, step: int) -> Any:
-        """The state as it was after log entry ``step`` (0: before the first),
-        computed afresh from the setup; undos logged up to ``step`` count,
-        later ones do not.  The live state when ``step`` is the state number."""
-        with self._lock:
-            if not 0 <= step <= self.state_no:
-                raise UnknownTable(f"table {self.id} has steps 0 to {self.state_no}, not {step}")
-            if step == self.state_no:
-                return copy.deepcopy(self._state)
-            return fold(self.game, self.config, self._entries[:step], self._origin)
-
     def undone_seqs(self) -> set[int]:
         with self._lock:
             return set(self._undone)

@@ -12,10 +12,15 @@ import pytest
 
 from companion.commands import CHANCE, Actor, Command
 from companion.errors import IllegalMove, UnknownTable
+from companion.lookback import state_at
 from companion.position import PositionError
 from companion.sandbox import Sandboxes
 from companion.store import Store
 from companion.table import Room, Table
+
+
+def at(table: Table, step: int) -> Any:
+    return state_at(table.game, table.config, table.entries, step)
 
 
 def rows(path: Path) -> tuple[Any, ...]:
@@ -60,7 +65,7 @@ def test_a_sandbox_opens_at_any_past_step_and_resets_to_it(tmp_path: Path) -> No
     table = muell_table(room)
     box = Sandboxes().open(table, step=2)
     assert box.table.state.placed == 2 and box.table.state_no == 0
-    assert box.table.state == table.state_at(2)
+    assert box.table.state == at(table, 2)
     box.submit(Command(CHANCE, "deal", {"card": "Adviser"}))
     assert box.table.state.grid[2] == ["Adviser"]
     box.set_position({"round": 4})
@@ -69,19 +74,19 @@ def test_a_sandbox_opens_at_any_past_step_and_resets_to_it(tmp_path: Path) -> No
         box.set_position({"seats": {"Bob": {"waste": -1}}})
     assert box.table.state.round == 4, "a refused block changes nothing"
     box.reset()
-    assert box.table.state == table.state_at(2) and box.position == {}
+    assert box.table.state == at(table, 2) and box.position == {}
     with pytest.raises(UnknownTable):
         Sandboxes().open(table, step=99)
 
 
-def test_state_at_counts_undos_logged_up_to_the_step(tmp_path: Path) -> None:
+def test_a_sandbox_at_a_step_before_an_undo_still_has_the_undone_move(tmp_path: Path) -> None:
     room = Room(Store(tmp_path / "t.sqlite3"))
     table = muell_table(room)
     after_five = table.state
     table.undo(2)
-    assert table.state_at(5) == after_five
-    assert table.state_at(6) == table.state == table.state_at(3)
-    assert table.state_at(0) == table.game.setup(table.config)
+    boxes = Sandboxes()
+    assert boxes.open(table, step=5).table.state == after_five
+    assert boxes.open(table, step=6).table.state == table.state == at(table, 3)
 
 
 def test_old_sandboxes_close_when_too_many_are_open(tmp_path: Path) -> None:
