@@ -320,6 +320,8 @@ def _camera_ready(table: Table) -> tuple[bool, str]:
         camera = {}
     if isinstance(camera, dict) and camera.get("online") is False:
         return False, "the camera is offline"
+    if isinstance(camera, dict) and camera.get("state") == "stalled":
+        return False, "the camera is stalled (no frames for a few seconds): check its cable, or upload a photo"
     if getattr(hw, "table_id", None) != table.id:
         return False, "the camera feeds the table on the table screen, not this one"
     return True, ""

@@ -274,6 +274,8 @@ def test_host_page_and_table_screen_show_the_stall(
     assert host.post("/host/login", data={"csrf": "t", "pin": "2468"}).status_code == 303
     page = host.get(f"/host/t/{table.id}").text
     assert 'hw-dot stalled' in page and "no frame for more than 3 s" in page
+    station = host.get(f"/host/t/{table.id}/station").text
+    assert "Camera still: the camera is stalled" in station  # the still is not offered while stalled
     camera.release()
     assert eventually(lambda: camera_status(runtime)["state"] == "seeing")
     assert "Camera not seeing the table" not in tv.get(f"/t/{table.id}/live").text
