@@ -102,7 +102,7 @@ class Command:
             raise InvalidCommand(f"'{self.name}': '{key}' must be a whole number, not {raw!r}")
         try:
             value = int(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise InvalidCommand(
                 f"'{self.name}': '{key}' must be a whole number, not {raw!r}"
             ) from None

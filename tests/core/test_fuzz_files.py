@@ -178,3 +178,23 @@ def test_mutated_edition_files(game: str, tmp_path: Path, capsys: pytest.Capture
         finally:
             store.close()
             standard.unlink()
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(("game", "seats", "step"), [
+    # found by test_damaged_play_script_text: a card id with 5000 digits was a ValueError traceback
+    ("world-of-waste", ["Ada", "Ben"], {"actor": "chance", "do": "deal", "seat": "Ben", "cards": [f"LEL-{HUGE}"]}),
+    ("world-of-waste", ["Ada", "Ben"], {"actor": "chance", "do": "deal", "seat": "Ben", "cards": ["LEL-٣"]}),
+    ("money-maker", ["Ann", "Bob"], {"actor": "chance", "do": "draw", "card": f"FARM-{HUGE}"}),
+    ("money-maker", ["Ann", "Bob"], {"actor": "chance", "do": "draw", "card": "FARM-²"}),
+    ("money-maker", ["Ann", "Bob"], {"actor": "host", "do": "grant", "seat": f"seat:{HUGE}"}),
+    ("money-maker", ["Ann", "Bob"], {"actor": "host", "do": "grant", "seat": "seat:²"}),
+])
+def test_huge_and_odd_numbers_in_card_ids_and_seats_are_refused(
+        game: str, seats: list[str], step: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"game": game, "seats": seats, "commands": [step]}, ensure_ascii=False))
+    status, err = run_cli(["play", str(path)], capsys)
+    assert status == 2 and "refused" in err

@@ -254,8 +254,8 @@ def resolve_card(state: MoneyMakerState, raw: str) -> tuple[str, int | None]:
     text = raw.strip()
     copy: int | None = None
     head, sep, tail = text.rpartition("-")
-    if sep and tail.isdigit():
-        text, copy = head, int(tail)
+    if sep and tail.isascii() and tail.isdigit():
+        text, copy = head, int(tail) if len(tail) <= 6 else 0  # int() refuses 5000 digits; copy 0 is no card
     for k in state.comp.investments:
         if text.upper() == k.code or text.lower() == k.name.lower():
             return k.code, copy

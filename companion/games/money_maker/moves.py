@@ -67,8 +67,9 @@ def seat_ref(state: MoneyMakerState, raw: Any, what: str) -> int:
         raise InvalidCommand(f"{what}: there is no seat {raw}")
     if isinstance(raw, str):
         text = raw.strip().lower()
-        if text.startswith("seat:") and text[5:].isdigit():
-            return seat_ref(state, int(text[5:]), what)
+        number = text[5:]
+        if text.startswith("seat:") and number.isascii() and number.isdigit() and len(number) <= 6:
+            return seat_ref(state, int(number), what)
         for i, name in enumerate(state.names):
             if name.lower() == text:
                 return i

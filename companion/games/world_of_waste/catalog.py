@@ -139,7 +139,8 @@ class Catalog:
             t = self.by_code(m.group(1))
             if t is None:
                 raise UnknownCard(f"unknown card {raw!r}: no card type has the code {m.group(1).upper()!r} ({self.codes_text()})")
-            copy = int(m.group(2))
+            digits = m.group(2)
+            copy = int(digits) if digits.isascii() and len(digits) <= 6 else 0  # int() refuses 5000 digits
             if not 1 <= copy <= t.copies.value:
                 raise UnknownCard(
                     f"unknown card {raw!r}: this edition's deck has {t.copies.value} {t.name} "
