@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion import jsontext
+from companion import jsontext, store_words
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
@@ -25,7 +25,7 @@ from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
 from companion.lookback import look_back
 from companion.record import open_record, read_record
 from companion.settings import ConfigError, load_config
-from companion.store import Store
+from companion.store import Store, StoreDamaged
 from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
@@ -233,6 +233,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     except Refusal as err:
         print(f"companion play: {err}", file=sys.stderr)
+        return 2
+    except StoreDamaged as err:
+        print(f"companion play: {store_words.DAMAGED.format(path=err.path, why=err.why)}", file=sys.stderr)
+        print(f"  {store_words.DAMAGED_WHAT_TO_DO}", file=sys.stderr)
         return 2
     if args.text:
         print_text(result)

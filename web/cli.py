@@ -90,7 +90,8 @@ def start_hardware(room: Any, importer: Callable[[str], Any] = importlib.import_
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from companion.store import Store, default_db_path
+    from companion.recovery import open_or_recover, refusing_store
+    from companion.store import StoreDamaged, default_db_path
     from companion.table import Room
     from web import WebConfig, create_app, dashboard_of
 
@@ -104,7 +105,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     host = args.host
     db_path = args.db or default_db_path()
-    room = Room(Store(db_path))
+    notice: str | None = None
+    try:
+        store, recovery = open_or_recover(db_path)
+        if recovery is not None:
+            notice = recovery.message()
+            print(f"companion serve: {notice}", file=sys.stderr, flush=True)
+    except StoreDamaged as err:
+        # not even a fresh store can be made: the screens still come up, say
+        # so, and every write is refused (nothing is accepted only to be lost)
+        notice = err.why
+        print(f"companion serve: {notice}", file=sys.stderr, flush=True)
+        store = refusing_store(err.why)
+    room = Room(store)
     hardware = None if args.no_hardware else start_hardware(room)
     try:
         server = make_server(host, port, _placeholder, threaded=True, request_handler=_Handler)
@@ -116,7 +129,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = server.port
     config = WebConfig(db_path=db_path, seeds_dir=args.seeds, host_pin=args.pin,
                        join_code=args.join_code, public_url=args.public_url, room=room, hardware=hardware,
-                       access_log=True)
+                       access_log=True, store_notice=notice)
     app = create_app(config)
     server.app = app
     dash = dashboard_of(app)
