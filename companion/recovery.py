@@ -162,15 +162,15 @@ def copy_readable(source: Path, target: Path) -> None:
                 os.close(fd)
 
 
-def set_aside(path: Path) -> Path:
-    """Rename the damaged store (and its ``-wal`` etc.) to
-    ``<name>.damaged-<UTC time>``: its bytes stay exactly as they were."""
+def set_aside(path: Path, label: str = "damaged") -> Path:
+    """Rename the store (and its ``-wal`` etc.) to ``<name>.<label>-<UTC
+    time>``: its bytes stay exactly as they were."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    kept = path.with_name(f"{path.name}.{label}-{stamp}")
     n = 1
     while kept.exists():
         n += 1
-        kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+        kept = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
     if path.exists():
         os.rename(path, kept)
     for suffix in COMPANIONS:
@@ -350,11 +350,13 @@ def rebuild(scratch: Path, fresh: Store, recovery: Recovery) -> None:
             try:
                 config = TableConfig.from_json(json.loads(config_text))
                 entries = _entries(db, table_id)
-                kept, over = _replayable(config, entries)
+                kept = _replayable(config, entries)
             except Exception as err:  # a row damaged in any way: that table is skipped
                 recovery.skipped.append(f"{table_id}: {type(err).__name__}: {err}")
                 continue
-            finished = finished_at is not None and over
+            # a game recorded as finished stays finished (a record, even with
+            # its log cut short); an unfinished one is resumed where it stops
+            finished = finished_at is not None
             meta = db.execute("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,)).fetchall()
             _write(fresh, table_id, game, config_text, created_at, finished_at if finished else None,
                    kept, meta)
@@ -374,9 +376,8 @@ def _entries(db: sqlite3.Connection, table_id: str) -> list[LogEntry]:
     return out
 
 
-def _replayable(config: TableConfig, entries: list[LogEntry]) -> tuple[list[LogEntry], bool]:
-    """The longest prefix numbered 1, 2, 3, ... that replays by the rules,
-    and whether the game is over after it."""
+def _replayable(config: TableConfig, entries: list[LogEntry]) -> list[LogEntry]:
+    """The longest prefix numbered 1, 2, 3, ... that replays by the rules."""
     from companion.games import get_game
 
     game = get_game(config.game)
@@ -388,11 +389,9 @@ def _replayable(config: TableConfig, entries: list[LogEntry]) -> tuple[list[LogE
     while True:
         last_ok = 0
         try:
-            state: Any = None
-            for step, now in replay(game, config, prefix):
-                state = now
+            for step, _state in replay(game, config, prefix):
                 last_ok = step.seq if step is not None else last_ok
-            return prefix, bool(game.is_over(state))
+            return prefix
         except Exception:
             if not prefix:
                 raise
