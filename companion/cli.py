@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion import jsontext
+from companion import jsontext, store_words
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
@@ -25,7 +25,7 @@ from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
 from companion.lookback import look_back
 from companion.record import open_record, read_record
 from companion.settings import ConfigError, load_config
-from companion.store import Store
+from companion.store import Store, StoreDamaged, default_db_path
 from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
@@ -92,6 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
                         help="whose view: 'table' (the table screen, default), 'host' or a seat's name")
     replay.add_argument("--json", action="store_true", help="print JSON")
     replay.set_defaults(handler=cmd_replay)
+
+    backup = sub.add_parser(
+        "backup", help="back up the store now (SQLite's online backup: safe while the companion runs)"
+    )
+    backup.add_argument("--db", type=Path, help="the store (default $COMPANION_DB or the data dir)")
+    backup.add_argument("--to", type=Path, help="the folder (default: backups/ beside the store, "
+                        "or $COMPANION_BACKUP_DIR)")
+    backup.add_argument("--list", action="store_true", help="list the backups instead of making one")
+    backup.set_defaults(handler=cmd_backup)
+
+    restore = sub.add_parser("restore", help="put a backup in the store's place (the companion must be stopped)")
+    restore.add_argument("backup", type=Path, help="a backup file (companion backup --list)")
+    restore.add_argument("--db", type=Path, help="the store (default $COMPANION_DB or the data dir)")
+    restore.set_defaults(handler=cmd_restore)
 
     for name in EXTENSIONS:
         importlib.import_module(name).register(sub)
@@ -234,6 +248,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     except Refusal as err:
         print(f"companion play: {err}", file=sys.stderr)
         return 2
+    except StoreDamaged as err:
+        print(f"companion play: {store_words.DAMAGED.format(path=err.path, why=err.why)}", file=sys.stderr)
+        print(f"  {store_words.DAMAGED_WHAT_TO_DO}", file=sys.stderr)
+        return 2
     if args.text:
         print_text(result)
     else:
@@ -324,6 +342,53 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for title, view in (("Before", look.before), ("After", look.after)):
         print(f"== {title} step {look.step} (state {view['state_no']}): {view['status']} ==")
         print(json.dumps(view["game_view"], indent=1, ensure_ascii=False))
+    return 0
+
+
+# backup, restore -----------------------------------------------------------------
+def cmd_backup(args: argparse.Namespace) -> int:
+    from companion.backup import (
+        BackupError,
+        check_backup,
+        default_folder,
+        list_backups,
+        make_backup,
+        rotate,
+    )
+
+    store_path = args.db or default_db_path()
+    folder = args.to or default_folder(store_path)
+    if args.list:
+        backups = list_backups(folder)
+        if not backups:
+            print(f"no backups in {folder}")
+        for b in reversed(backups):
+            print(b.describe())
+        return 0
+    try:
+        made = make_backup(store_path, folder, "manual")
+        held = check_backup(made)
+    except BackupError as err:
+        print(f"companion backup: {err}", file=sys.stderr)
+        return 2
+    gone = rotate(folder)
+    print(f"backed up {store_path} to {made} ({held['tables']} tables, {held['unfinished']} unfinished, "
+          f"{held['steps']} steps)" + (f"; rotation removed {len(gone)} older file(s)" if gone else ""))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from companion.backup import BackupError, default_folder, restore
+
+    store_path = args.db or default_db_path()
+    try:
+        done = restore(args.backup, store_path, default_folder(store_path))
+    except BackupError as err:
+        print(f"companion restore: {err}", file=sys.stderr)
+        return 2
+    kept = f"; the store that was there is kept as {done['kept']}" if done["kept"] else ""
+    print(f"restored {args.backup} to {store_path} ({done['tables']} tables, {done['unfinished']} unfinished, "
+          f"{done['steps']} steps){kept}")
     return 0
 
 

@@ -299,6 +299,13 @@ class Store:
         with self._lock:
             self._db.close()
 
+    def refuse_writes(self, kind: str, why: str) -> None:
+        """From now on every write is refused as ``kind`` (SQLite's own
+        ``query_only``): for a store that must not be written."""
+        with self._lock:
+            self._db.execute("PRAGMA query_only = ON")
+            self._failure = (kind, time.time(), why)
+
     # health ---------------------------------------------------------------------
     def on_health_change(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` (no arguments) when writes start or stop failing."""
@@ -439,6 +446,20 @@ class Store:
         for listener in list(self._finish_listeners):
             listener(table_id)
 
+    def import_table(self, stored: StoredTable, entries: list[LogEntry], meta: Mapping[str, str]) -> None:
+        """A whole table (its row, log and meta) in one transaction: a table
+        recovered from a damaged store or read from a backup."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, game, config, created_at, finished_at) VALUES (?, ?, ?, ?, ?)",
+                (stored.id, stored.game, json.dumps(stored.config, sort_keys=True), stored.created_at,
+                 stored.finished_at),
+            )
+            for entry in entries:
+                self._insert_entry(db, stored.id, entry)
+            for key, value in meta.items():
+                self._put_meta(db, stored.id, key, value)
+
     # the log --------------------------------------------------------------
     def append(self, table_id: str, entry: LogEntry, *, finished: bool | None = None) -> None:
         """Append one entry; its ``seq`` must be the next number (else the
@@ -446,25 +467,29 @@ class Store:
         not ``None``) records the table as finished or not in the same
         transaction: both are written, or neither."""
         with self._transaction() as db:
-            db.execute(
-                "INSERT INTO log (table_id, seq, kind, actor, name, args, source, at, explanations)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table_id,
-                    entry.seq,
-                    entry.kind,
-                    entry.actor,
-                    entry.name,
-                    json.dumps(dict(entry.args), sort_keys=True),
-                    entry.source,
-                    entry.at,
-                    json.dumps([dict(e) for e in entry.explanations]),
-                ),
-            )
+            self._insert_entry(db, table_id, entry)
             if finished is not None:
                 self._set_finished(db, table_id, finished)
         if finished:
             self._tell_finished(table_id)
+
+    @staticmethod
+    def _insert_entry(db: sqlite3.Connection, table_id: str, entry: LogEntry) -> None:
+        db.execute(
+            "INSERT INTO log (table_id, seq, kind, actor, name, args, source, at, explanations)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table_id,
+                entry.seq,
+                entry.kind,
+                entry.actor,
+                entry.name,
+                json.dumps(dict(entry.args), sort_keys=True),
+                entry.source,
+                entry.at,
+                json.dumps([dict(e) for e in entry.explanations]),
+            ),
+        )
 
     def entries(self, table_id: str) -> list[LogEntry]:
         rows = self._read(

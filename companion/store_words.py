@@ -28,6 +28,10 @@ BANNER_TITLE = {
     "failing": "Storage failing: moves are not being recorded",
 }
 
+#: the banner's title after a damaged store was set aside at start
+NOTICE_TITLE = "The companion's store was damaged"
+HIDE_NOTICE = "Hide this message"
+
 LOW_SPACE = (
     "The companion's storage is almost full ({free} free). Free some space on the card soon "
     "(old backups, other files): when it is full, no move can be recorded."

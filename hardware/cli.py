@@ -36,9 +36,10 @@ def register(sub: Any) -> None:
 
     doctor = sub.add_parser(
         "doctor",
-        help="what camera and dice inputs are attached, and which would be used",
+        help="what camera and dice inputs are attached, and which would be used; the store's health",
         description="Say what hardware was found, which inputs would be used and why, and open every "
-        "configured device.  Exit status: 0 all well, 1 a configured device is missing or broken "
+        "configured device; then the store's health, free space and backups.  Exit status: 0 all well, "
+        "1 a configured device is missing or broken, or the store is damaged or read-only "
         "(listed under problems), 2 a setting is misspelt.",
     )
     doctor.add_argument("--json", action="store_true")
@@ -159,6 +160,8 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 # doctor ---------------------------------------------------------------------------
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.backup import render_store_report, store_report
+    from companion.store import default_db_path
     from hardware.detect import doctor_report, render_report
     from hardware.runtime import HardwareConfig
 
@@ -168,9 +171,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"companion doctor: {err}", file=sys.stderr)
         return 2
     report = doctor_report(config, probe=not args.quick)
+    report["store"] = store = store_report(default_db_path())
+    if str(store["health"]).startswith(("damaged", "read-only")):
+        report["problems"].append(f"store: {store['path']} is {store['health']}"
+                                  + (f" ({store['why']})" if store.get("why") else ""))
     if args.json:
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         print()
     else:
         print(render_report(report))
+        print(render_store_report(store))
     return 1 if report["problems"] else 0

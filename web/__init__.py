@@ -57,6 +57,9 @@ class WebConfig:
     #: one INFO line per request on the ``companion.access`` logger
     #: (method, path, status, ms); ``companion serve`` turns it on
     access_log: bool = False
+    #: what happened to the store at start (a damaged store set aside and
+    #: recovered): shown on every screen until the host hides it
+    store_notice: str | None = None
 
 
 def secret_key_for(db_path: Path) -> str:
@@ -100,6 +103,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
         hardware=cfg.hardware,
         host_logins=HostLogins(logins_path, pin, secret_key),
     )
+    dashboard.store_notice = cfg.store_notice
     app.config.update(
         SECRET_KEY=secret_key,
         SESSION_COOKIE_HTTPONLY=True,

@@ -53,6 +53,10 @@ def register(sub: Any) -> None:
                        help="a fixed address for the join QR (default $COMPANION_PUBLIC_URL, else worked out "
                        "per request from the address each client used)")
     serve.add_argument("--no-hardware", action="store_true", help="do not start the camera and dice inputs")
+    serve.add_argument("--backup-to", type=Path, default=None,
+                       help="a second backup folder, e.g. on a USB stick (default $COMPANION_BACKUP_MIRROR)")
+    serve.add_argument("--no-backups", action="store_true",
+                       help="make no backups (by default: after each finished game and once a day)")
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -90,9 +94,8 @@ def start_hardware(room: Any, importer: Callable[[str], Any] = importlib.import_
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from companion.store import Store, default_db_path
-    from companion.table import Room
-    from web import WebConfig, create_app, dashboard_of
+    from companion.backup import BackupError, store_lock
+    from companion.store import default_db_path
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
@@ -102,9 +105,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
         where = "--port" if args.port is not None else "COMPANION_PORT"
         print(f"companion serve: {where}: {err}", file=sys.stderr)
         return 2
-    host = args.host
     db_path = args.db or default_db_path()
-    room = Room(Store(db_path))
+    try:
+        with store_lock(db_path):
+            return _serve(args, db_path, args.host, port)
+    except BackupError as err:  # another companion serves this store
+        print(f"companion serve: {err}", file=sys.stderr)
+        return 2
+
+
+def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int:
+    from companion.backup import Backups, default_folder, default_mirror
+    from companion.recovery import open_or_recover, refusing_store
+    from companion.store import StoreDamaged
+    from companion.table import Room
+    from web import WebConfig, create_app, dashboard_of
+
+    notice: str | None = None
+    try:
+        store, recovery = open_or_recover(db_path)
+        if recovery is not None:
+            notice = recovery.message()
+            print(f"companion serve: {notice}", file=sys.stderr, flush=True)
+    except StoreDamaged as err:
+        # not even a fresh store can be made: the screens still come up, say
+        # so, and every write is refused (nothing is accepted only to be lost)
+        notice = err.why
+        print(f"companion serve: {notice}", file=sys.stderr, flush=True)
+        store = refusing_store(err.why)
+    room = Room(store)
+    backups: Backups | None = None
+    if not args.no_backups and store.path.is_file():
+        backups = Backups(store, default_folder(db_path), args.backup_to or default_mirror())
+        backups.start()
     hardware = None if args.no_hardware else start_hardware(room)
     try:
         server = make_server(host, port, _placeholder, threaded=True, request_handler=_Handler)
@@ -112,11 +145,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion serve: cannot listen on {host}:{port}: {err}", file=sys.stderr)
         if hardware is not None:
             hardware.stop()
+        if backups is not None:
+            backups.stop()
         return 2
     port = server.port
     config = WebConfig(db_path=db_path, seeds_dir=args.seeds, host_pin=args.pin,
                        join_code=args.join_code, public_url=args.public_url, room=room, hardware=hardware,
-                       access_log=True)
+                       access_log=True, store_notice=notice)
     app = create_app(config)
     server.app = app
     dash = dashboard_of(app)
@@ -129,6 +164,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  note:          {note}", flush=True)
     print(f"  rule texts:    {dash.seeds_dir or 'not found (citations show no text)'}", flush=True)
     print(f"  hardware:      {'running' if hardware is not None else 'off (manual chance entry)'}", flush=True)
+    print(f"  store:         {db_path}", flush=True)
+    if backups is None:
+        print("  backups:       off", flush=True)
+    else:
+        mirror = f" and {backups.mirror}" if backups.mirror else ""
+        print(f"  backups:       {backups.folder}{mirror} (after each finished game, once a day)", flush=True)
 
     def stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
@@ -142,6 +183,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server.server_close()
         if hardware is not None:
             hardware.stop()
+        if backups is not None:
+            backups.stop()
         room.store.close()
     return 0
 

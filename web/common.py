@@ -289,9 +289,13 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
     banner for everyone; while space runs low, a warning on the host's pages
     only (``host``).  ``None`` when there is nothing to say."""
     health = dash().room.store.health()
+    notice = dash().store_notice
+    if notice is not None and not health.refusing:
+        return {"kind": "notice", "title": store_words.NOTICE_TITLE, "text": notice,
+                "hide": store_words.HIDE_NOTICE}
     if health.refusing:
-        return {"kind": health.state, "title": store_words.BANNER_TITLE[health.state],
-                "text": store_words.REFUSED[health.state]}
+        text = store_words.REFUSED[health.state] + (f" {notice}" if notice else "")
+        return {"kind": health.state, "title": store_words.BANNER_TITLE[health.state], "text": text}
     if health.state == "low" and host:
         return {"kind": "low", "title": "Storage almost full",
                 "text": store_words.LOW_SPACE.format(free=health.free_text())}
@@ -300,7 +304,7 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
 
 def store_mark() -> str:
     """What makes a live page redraw for the storage: its state changing."""
-    return dash().room.store.health().state
+    return f"{dash().room.store.health().state} {dash().store_notice is not None}"
 
 
 def score_chart(table: Table) -> str:

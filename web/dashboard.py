@@ -206,6 +206,8 @@ class Dashboard:
         self.hardware = hardware
         self.pin_guard = AttemptGuard()
         self.join_guard = AttemptGuard()
+        #: what happened to the store at start, until the host hides it
+        self.store_notice: str | None = None
         self.host_logins = host_logins or HostLogins(None, pin, secrets.token_hex(16))
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
@@ -240,6 +242,12 @@ class Dashboard:
 
         last = max(tables, key=when)
         return last.id if when(last) >= 0 else tables[-1].id
+
+    def hide_store_notice(self) -> None:
+        with self._changed:
+            self.store_notice = None
+            self._version += 1
+            self._changed.notify_all()
 
     # the table on the table screen ---------------------------------------------
     @property

@@ -521,6 +521,14 @@ def end(table_id: str) -> BaseResponse:
     return result_answer(result, back)
 
 
+@bp.post("/store/hide-notice")
+@host_only
+def hide_store_notice() -> BaseResponse:
+    """The host has read what happened to the damaged store: the screens stop showing it."""
+    dash().hide_store_notice()
+    return answer(200, "Hidden.", "ok", request.referrer or url_for("host.home"))
+
+
 @bp.post("/t/<table_id>/show")
 @host_only
 def show(table_id: str) -> BaseResponse:

@@ -139,3 +139,21 @@ def test_a_real_full_filesystem_through_the_dashboard(tmp_path: Path) -> None:
         assert code == 200 and table.state_no == seen + 1
         assert "store-banner" not in app.test_client().get(f"/t/{tid}").text
         store.close()
+
+
+def test_a_recovered_store_is_told_on_every_screen_until_the_host_hides_it(tmp_path: Path) -> None:
+    notice = "The store /x/companion.sqlite3 was damaged (a test): it was set aside, untouched, as /x/kept."
+    app = make_app(Room(Store(tmp_path / "fresh.sqlite3")), store_notice=notice)
+    tv = app.test_client()
+    assert "set aside, untouched" in tv.get("/").text  # the lobby, before any table
+    host = app.test_client()
+    token = login(host)
+    tid = open_table(host, "tally", ["Ann", "Bob"])
+    assert "set aside, untouched" in tv.get(f"/t/{tid}").text
+    page = host.get(f"/host/t/{tid}").text
+    assert "set aside, untouched" in page and "/host/store/hide-notice" in page
+    assert "hide-notice" not in tv.get(f"/t/{tid}").text  # only the host hides it
+    assert tv.post("/host/store/hide-notice", data={"csrf": csrf(tv)}, headers=FETCH).status_code == 403
+    resp = host.post("/host/store/hide-notice", data={"csrf": token}, headers=FETCH)
+    assert resp.status_code == 200
+    assert "set aside" not in tv.get(f"/t/{tid}").text and "set aside" not in host.get("/host").text
