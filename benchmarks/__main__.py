@@ -12,6 +12,7 @@ BENCHMARKS: dict[str, str] = {
     "load": "benchmarks.load",
     "uploads": "benchmarks.uploads",
     "dispute": "benchmarks.dispute",
+    "lookback": "benchmarks.lookback",
 }
 
 
