@@ -86,7 +86,7 @@ define apt_install
 	  dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || optional="$$optional $$p"; done; \
 	if [ -n "$$missing$$optional" ]; then \
 	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
-	  $$sudo apt-get update -qq || exit 1; \
+	  if [ -n "$$missing" ] || [ ! -e $(VENV)/.apt-optional-checked ]; then $$sudo apt-get update -qq || exit 1; fi; \
 	  for p in $$optional; do \
 	    if [ -n "$$(apt-cache policy $$p 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then \
 	      missing="$$missing $$p"; \
@@ -96,6 +96,7 @@ define apt_install
 	    echo "Installing system packages:$$missing"; \
 	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
 	  fi; \
+	  [ -z "$(2)" ] || { mkdir -p $(VENV) && touch $(VENV)/.apt-optional-checked; }; \
 	fi
 endef
 

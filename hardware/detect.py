@@ -371,7 +371,7 @@ def doctor_report(config: HardwareConfig, probe: bool = True) -> dict[str, Any]:
         if check is not None:
             report[role]["check"] = check.to_json()
             if not check.ok:
-                trouble.append(f"{role} {choice.kind} {choice.target}: {check.message}".replace("  ", " "))
+                trouble.append(f"{role}: {check.message}")
     report["led"] = f"BCM{config.led}" if config.led is not None else None
     led_check = checks.check_led(config.led, probe, pi)
     if led_check is not None:

@@ -1,0 +1,60 @@
+"""The Makefile's install paths: runtime vs dev, the Pi path (one numpy),
+the venv check, and the 32-bit stop.  `make -n` shows what would run; the
+venv check and the platform stop run for real on throwaway paths."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def make(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full = {**os.environ, **(env or {})}
+    return subprocess.run(["make", "--no-print-directory", "-C", str(REPO), *args], capture_output=True, text=True,
+                          env=full, timeout=300)
+
+
+def test_make_run_installs_the_runtime_only_and_make_test_the_dev_tools(tmp_path: Path) -> None:
+    venv = tmp_path / "v"
+    run = make("-n", "run", f"VENV={venv}", "RUN_APT=", env={"COMPANION_PI": "0"}).stdout
+    assert "install  -e '.[vision]'" in run and "dev" not in run.split("install  -e", 1)[1].split("\n")[0]
+    test = make("-n", "test", f"VENV={venv}", "RUN_APT=", "TEST_APT=", env={"COMPANION_PI": "0"}).stdout
+    assert "install  -e '.[vision,dev]'" in test
+
+
+def test_on_a_pi_numpy_and_opencv_come_from_apt_and_pip_is_held_to_it(tmp_path: Path) -> None:
+    venv = tmp_path / "v"
+    out = make("-n", "run-deps", f"VENV={venv}", env={"COMPANION_PI": "1"}).stdout
+    assert "for p in libzbar0 python3-numpy python3-opencv;" in out
+    assert "python3-picamera2 python3-lgpio" in out  # installed where apt has them (Raspberry Pi OS)
+    assert "-m venv --system-site-packages" in out
+    assert f"install -c {venv}/one-numpy.txt -e '.'" in out  # no [vision]: no OpenCV or numpy from PyPI
+    assert "hardware.onenumpy --pi" in out
+
+
+def test_a_pi_venv_without_system_site_packages_is_rebuilt(tmp_path: Path) -> None:
+    venv = tmp_path / "v"
+    subprocess.run(["python3", "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    assert "include-system-site-packages = false" in (venv / "pyvenv.cfg").read_text()
+    result = make("venv", f"VENV={venv}", env={"COMPANION_PI": "1"})
+    assert f"Rebuilding {venv}: it must see the system's packages on this machine" in result.stdout
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    # (here apt's numpy is not there, so the Pi path then stops with that message)
+    if result.returncode != 0:
+        assert "python3-numpy / python3-opencv cannot be imported" in result.stderr
+    again = make("venv", f"VENV={venv}", env={"COMPANION_PI": "0"})
+    assert "it must not see the system's packages" in again.stdout
+
+
+def test_32_bit_stops_at_once_with_a_clear_message(tmp_path: Path) -> None:
+    fake = tmp_path / "dpkg"
+    fake.write_text("#!/bin/sh\necho armhf\n")
+    fake.chmod(0o755)
+    result = make("run-deps", env={"PATH": f"{tmp_path}:{os.environ['PATH']}"})
+    assert result.returncode != 0
+    assert "needs a 64-bit system: this one is armhf (32-bit)" in result.stderr
+    assert "Raspberry Pi OS (64-bit)" in result.stderr
+    assert "Installing" not in result.stdout  # nothing was installed first
