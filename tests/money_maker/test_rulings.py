@@ -333,3 +333,29 @@ def test_the_host_still_records_a_deal_agreed_at_the_table() -> None:
     s, lines = do(s, "host", "deal", between=["Ann", "Bob"], gives={"Ann": {"gold": 2}})
     assert s.banks[0].gold == gold - 2 and s.offers == [] and "Ann and Bob record a deal" in texts(lines)
     assert GAME.view(s, HOST_SCREEN)["deal_offers"] == []
+
+
+# where the manual is silent: the companion's own written rule, cited ------------------------
+def test_nobody_bidding_for_the_first_turn_cites_the_companions_rule() -> None:
+    from tests.money_maker.helpers import new_state
+
+    s = new_state(["Ann", "Bob"])
+    s, _ = do(s, "chance", "draw", card="TEXT-1")
+    s, _ = do(s, "chance", "draw", card="FARM-1")
+    s, lines = do(s, "host", "close_auction")
+    assert lines[0].text == "Nobody bid: Ann starts, paying nothing" and C.NOBODY_BIDS in lines[0].citations
+    assert s.turn == 0
+
+
+def test_a_prisoner_uses_other_banks_credit_first_seat_first() -> None:
+    s = started(["Ann", "Bob", "Cas"])
+    s.banks[2].rating, s.banks[2].board = PRISON, {"I": 5}
+    s.banks[0].held = {1: 4}  # Ann holds 4 of Bob's credit
+    s, lines = do(s, "host", "deal", between=["Ann", "Cas"], gives={"Ann": {"credit": {"Ann": 3, "Bob": 4}}})
+    paid = [ln for ln in lines if "is in prison" in ln.text]
+    assert [ln.text for ln in paid] == [
+        "Cas is in prison: 3 of Ann's credit pays its debt at once",
+        "Cas is in prison: 2 of Bob's credit pays its debt at once",
+    ]
+    assert all(C.PRISONER_CREDIT in ln.citations and C.PLACED_BY_DEFAULT in ln.citations for ln in paid)
+    assert s.banks[2].held == {1: 2} and s.banks[2].rating == 1  # debt paid: free again, Bob's 2 kept

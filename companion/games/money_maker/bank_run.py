@@ -409,7 +409,9 @@ def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
         issuer_bank = state.banks[issuer]
         for b, k in place(state, issuer_bank, [Placement(None, n)]).items():
             issuer_bank.add_board(b, k)
-        lines.append(say(f"{name}'s holding of {state.names[issuer]}'s credit ({n}) goes on {state.names[issuer]}'s ring", C.BANKRUPTCY))
+        lines.append(
+            say(f"{name}'s holding of {state.names[issuer]}'s credit ({n}) goes on {state.names[issuer]}'s ring", C.BANKRUPTCY, C.PLACED_BY_DEFAULT)
+        )
     bank.held = {}
     if seat in state.may_redistribute:
         state.may_redistribute.remove(seat)
@@ -461,7 +463,12 @@ def prisoner_absorbs(state: MoneyMakerState, seat: int, lines: Lines) -> None:
         bank.take_held(issuer, n)
         extinguish(bank, n)
         lines.append(
-            say(f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once", C.PRISON, C.PRISONER_CREDIT)
+            say(
+                f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once",
+                C.PRISON,
+                C.PRISONER_CREDIT,
+                C.PLACED_BY_DEFAULT,
+            )
         )
     if bank.on_board == 0:
         free_from_prison(state, seat, lines)

@@ -86,6 +86,7 @@ RICHNESS = cite("002", "Counting scores & determining winner", "Richness is calc
 HOUSE_TIE_BREAK = cite("core", "Money Maker: where the manual is silent — A tie at the end")
 NOBODY_BIDS = cite("core", "Money Maker: where the manual is silent — Nobody bids for the first turn")
 PRISONER_CREDIT = cite("core", "Money Maker: where the manual is silent — A prisoner receives other banks' credit")
+PLACED_BY_DEFAULT = cite("core", "Money Maker: where the manual is silent — Credit placed without naming a block")
 ACTION_CARDS = cite("002", "Step 4: Buying an action card", "Discard the action card after use.")
 DEALS = cite(
     "002",

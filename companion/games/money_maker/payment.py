@@ -66,7 +66,9 @@ def ring_blocks(state: MoneyMakerState, bank: Bank) -> list[str]:
 
 
 def spread(state: MoneyMakerState, bank: Bank, amount: int) -> dict[str, int]:
-    """The default split: piece by piece onto the block holding the least."""
+    """The default split when the payer names no block: piece by piece onto the
+    block holding the least, the ring's first on a tie (``core, Money Maker:
+    where the manual is silent — Credit placed without naming a block``)."""
     blocks = ring_blocks(state, bank)
     current = {b: bank.board.get(b, 0) for b in blocks}
     out: dict[str, int] = {}
