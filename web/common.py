@@ -302,6 +302,8 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
 def store_mark() -> str:
     """What makes a live page redraw for the storage: its state changing."""
     return dash().room.store.health().state
+
+
 def dom_id(kind: str) -> str:
     """An id unique within the page being drawn (a number field and its label,
     the buttons that step it)."""

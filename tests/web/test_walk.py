@@ -288,6 +288,27 @@ def walk_table(w: Walk, party: Party, moment: str) -> None:
             w.visit(screen, f"/s/{tid}/{seat}", f"{game} {moment} seat {who}")
     for screen in PHONES:
         w.visit(screen, f"/host/t/{tid}", f"{game} {moment} host")
+    if moment == "mid":
+        confirm_without_script(w, party, game)
+
+
+def confirm_without_script(w: Walk, party: Party, game: str) -> None:
+    """A money move sent by the form itself (no script: HTMLFormElement.submit
+    skips live.js) gets the server's own confirmation page."""
+    for seat in range(len(party.phones)):
+        as_seat(w, party, seat)
+        for screen in PHONES:
+            page = w.page(screen)
+            page.goto(f"{w.base}/s/{party.table.id}/{seat}")
+            form = page.locator("form.act.money:not(.disabled):not(.has-fields)")
+            if not form.count():
+                break
+            with page.expect_navigation():
+                form.first.evaluate("f => f.submit()")
+            assert page.locator("main h1:has-text('Are you sure?')").count() == 1
+            w.check(page, screen, f"{game} confirm page")
+        else:
+            return
 
 
 def test_walk_every_page_of_every_game(walk: tuple[Walk, Flask]) -> None:
@@ -325,6 +346,8 @@ def test_walk_every_page_of_every_game(walk: tuple[Walk, Flask]) -> None:
     for screen in PHONES:
         host_logged_in(w, screen)
         w.visit(screen, "/host", "host home")
+        w.visit(screen, "/t/t-000000", "message page")
+    assert any("confirm page" in v for v in w.visited) and any("message page" in v for v in w.visited)
     report = "\n".join(w.problems)
     (ARTIFACTS / "walk-report.txt").write_text(
         f"{len(w.visited)} pages\n" + "\n".join(w.visited) + "\n\nsmallest TV text (px):\n"
