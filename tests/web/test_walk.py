@@ -169,6 +169,9 @@ GEOMETRY = r"""(kind) => {
   }
   const fit = document.querySelector('.board-fit');
   out.scale = fit ? parseFloat(fit.dataset.scale || '1') : 1;
+  // the TV's status line is never cut short (it is clamped to two lines)
+  const status = document.querySelector('.screen-status');
+  out.statusCut = status ? status.scrollHeight > status.clientHeight + 1 : false;
   // the TV's board is never scrolled: its fitted content ends inside it
   out.boardOver = fit ? fit.getBoundingClientRect().bottom - fit.parentElement.getBoundingClientRect().bottom : 0;
   out.text.sort((a, b) => a[0] - b[0]);
@@ -218,6 +221,8 @@ class Walk:
         for what in geo["targets"][:8]:
             self.problems.append(f"{where}: tap target under {MIN_TARGET} px: {what}")
         if screen in TVS:
+            if geo["statusCut"]:
+                self.problems.append(f"{where}: the status line is cut short")
             if geo["boardOver"] > 1:
                 self.problems.append(f"{where}: the board runs {geo['boardOver']:.0f} px past the TV's bottom")
             least = geo["minText"]
