@@ -180,6 +180,13 @@ GEOMETRY = r"""(kind) => {
 }"""
 
 
+def go(page: Any, url: str) -> None:
+    """Open ``url`` in a reused page.  A live page may be moving itself just
+    then (a TV follows the table being played): leave it for a blank page first."""
+    page.goto("about:blank")
+    page.goto(url)
+
+
 @dataclass
 class Walk:
     """One browser, one page per kind of screen, reused for every visit."""
@@ -200,7 +207,7 @@ class Walk:
 
     def visit(self, screen: str, path: str, label: str) -> Any:
         page = self.page(screen)
-        page.goto(self.base + path)
+        go(page, self.base + path)
         if page.locator("#live[data-stream]").count():
             page.wait_for_selector("#conn.on")
         if screen in TVS and page.locator(".board-fit").count():
@@ -264,7 +271,7 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Walk, Flask
 
 def host_logged_in(w: Walk, screen: str) -> None:
     page = w.page(screen)
-    page.goto(w.base + "/host")
+    go(page, w.base + "/host")
     if page.locator("input[name=pin]").count():
         page.fill("input[name=pin]", PIN)
         page.click("button:has-text('Log in')")
@@ -304,7 +311,7 @@ def confirm_without_script(w: Walk, party: Party, game: str) -> None:
         as_seat(w, party, seat)
         for screen in PHONES:
             page = w.page(screen)
-            page.goto(f"{w.base}/s/{party.table.id}/{seat}")
+            go(page, f"{w.base}/s/{party.table.id}/{seat}")
             form = page.locator("form.act.money:not(.disabled):not(.has-fields)")
             if not form.count():
                 break
@@ -372,7 +379,7 @@ def seat_page(w: Walk, app: Flask, table: Table, seat: int, screen: str = "phone
     assert cookie is not None
     page = w.page(screen)
     page.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": w.base}])
-    page.goto(f"{w.base}/s/{table.id}/{seat}")
+    go(page, f"{w.base}/s/{table.id}/{seat}")
     page.wait_for_selector("#conn.on")
     return page
 
@@ -495,7 +502,7 @@ def test_a_long_citation_chip_stays_inside_the_tv_log(walk: tuple[Walk, Flask]) 
     table.submit(Command(Actor.of_seat(0), "pass", {}, table.state_no, "test"))
     for screen in TVS:
         page = w.page(screen)
-        page.goto(f"{w.base}/t/{table.id}")
+        go(page, f"{w.base}/t/{table.id}")
         page.wait_for_selector(".screen-log a.cite")
         page.evaluate("""() => { const c = document.querySelector('.screen-log a.cite');
             c.textContent = '004 · Description of Cards and their effects: Adviser, Bribery and Order'; }""")
