@@ -182,9 +182,16 @@ GEOMETRY = r"""(kind) => {
 
 def go(page: Any, url: str) -> None:
     """Open ``url`` in a reused page.  A live page may be moving itself just
-    then (a TV follows the table being played): leave it for a blank page first."""
-    page.goto("about:blank")
-    page.goto(url)
+    then (a TV follows the table being played): that navigation wins, and the
+    page is asked again."""
+    for attempt in range(4):
+        try:
+            page.goto(url)
+            return
+        except sync_api.Error as err:
+            if "interrupted by another navigation" not in str(err) or attempt == 3:
+                raise
+            page.wait_for_load_state()
 
 
 @dataclass
@@ -290,6 +297,7 @@ def walk_table(w: Walk, party: Party, moment: str) -> None:
     table = party.table
     game = table.game.key
     tid = table.id
+    dashboard_of(party.app).show(tid)  # the TV follows the table shown; this one
     for screen in TVS:
         w.visit(screen, f"/t/{tid}", f"{game} {moment} tv")
     turn = table.state.turn if isinstance(getattr(table.state, "turn", None), int) else 0
@@ -500,6 +508,7 @@ def test_a_long_citation_chip_stays_inside_the_tv_log(walk: tuple[Walk, Flask]) 
     w, app = walk
     table = dashboard_of(app).open_table("secretive", ["Ann", "Bob"], {})
     table.submit(Command(Actor.of_seat(0), "pass", {}, table.state_no, "test"))
+    dashboard_of(app).show(table.id)
     for screen in TVS:
         page = w.page(screen)
         go(page, f"{w.base}/t/{table.id}")
