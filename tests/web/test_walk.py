@@ -189,7 +189,8 @@ def go(page: Any, url: str) -> None:
             page.goto(url)
             return
         except sync_api.Error as err:
-            if "interrupted by another navigation" not in str(err) or attempt == 3:
+            moved = "interrupted by another navigation" in str(err) or "ERR_ABORTED" in str(err)
+            if not moved or attempt == 3:
                 raise
             page.wait_for_load_state()
 
