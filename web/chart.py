@@ -70,12 +70,16 @@ def cached_history(table: Table, cache: dict[tuple[str, int], Any]) -> History:
 
 
 def svg_chart(history: History, names: tuple[str, ...], colours: tuple[str, ...],
-              width: int = 720, height: int = 300) -> str:
-    """A self-contained SVG: one line per seat, axes, a legend."""
-    pad_l, pad_r, pad_t, pad_b = 48, 130, 16, 34
+              width: int = 480, height: int = 260) -> str:
+    """A self-contained SVG: one line per seat (named in its title) and the
+    axes.  The key to the colours is the page's (HTML wraps a long seat name;
+    a name drawn in the SVG would run off its edge)."""
     n = len(history.totals)
     values = [v for point in history.totals for v in point] or [0]
     lo, hi = min(0, *values), max(1, *values)
+    ticks = _ticks(lo, hi)
+    # room on the left for the longest tick label (about 12 units a digit at the labels' 20)
+    pad_l, pad_r, pad_t, pad_b = 14 + 12 * max((len(str(t)) for t in ticks), default=1), 12, 14, 40
     span = hi - lo or 1
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
 
@@ -90,22 +94,19 @@ def svg_chart(history: History, names: tuple[str, ...], colours: tuple[str, ...]
         f'aria-label="score of each seat over the game" xmlns="http://www.w3.org/2000/svg">',
         f'<rect x="{pad_l}" y="{pad_t}" width="{plot_w}" height="{plot_h}" class="chart-bg"/>',
     ]
-    for tick in _ticks(lo, hi):
+    for tick in ticks:
         ty = y(tick)
         parts.append(f'<line x1="{pad_l}" x2="{pad_l + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" class="chart-grid"/>')
-        parts.append(f'<text x="{pad_l - 6}" y="{ty + 4:.1f}" text-anchor="end" class="chart-label">{tick}</text>')
+        parts.append(f'<text x="{pad_l - 6}" y="{ty + 7:.1f}" text-anchor="end" class="chart-label">{tick}</text>')
     parts.append(f'<text x="{pad_l + plot_w / 2:.0f}" y="{height - 8}" text-anchor="middle" class="chart-label">'
                  f'moves (0 = setup, {n - 1} in all)</text>')
     for seat, name in enumerate(names):
         colour = css_colour(colours[seat] if seat < len(colours) else "", seat)
         points = " ".join(f"{x(i):.1f},{y(p[seat]):.1f}" for i, p in enumerate(history.totals))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="3" '
-                     f'stroke-linejoin="round" class="chart-line" data-seat="{seat}"/>')
         last = history.totals[-1][seat]
-        ly = pad_t + 18 + seat * 22
-        parts.append(f'<rect x="{pad_l + plot_w + 12}" y="{ly - 10}" width="14" height="14" fill="{colour}"/>')
-        parts.append(f'<text x="{pad_l + plot_w + 32}" y="{ly + 2}" class="chart-legend">'
-                     f'{escape(name)}: {last}</text>')
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="3" '
+                     f'stroke-linejoin="round" class="chart-line" data-seat="{seat}">'
+                     f'<title>{escape(name)}: {last}</title></polyline>')
     parts.append("</svg>")
     return "".join(parts)
 

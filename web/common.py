@@ -187,6 +187,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         to_json=lambda v: json.dumps(v, sort_keys=True, default=str),
         score_chart=score_chart,
         store_banner=store_banner,
+        dom_id=dom_id,
     )
     app.jinja_env.filters["clock"] = clock
     # a game that drops or renames a view key must not break its page: a
@@ -305,6 +306,14 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
 def store_mark() -> str:
     """What makes a live page redraw for the storage: its state changing."""
     return f"{dash().room.store.health().state} {dash().store_notice is not None}"
+
+
+def dom_id(kind: str) -> str:
+    """An id unique within the page being drawn (a number field and its label,
+    the buttons that step it)."""
+    counter: int = g.get("dom_ids", 0) + 1
+    g.dom_ids = counter
+    return f"{kind}-{counter}"
 
 
 def score_chart(table: Table) -> str:

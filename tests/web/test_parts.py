@@ -24,7 +24,7 @@ def test_score_history_replays_active_moves(room: Room) -> None:
     assert history.steps == (0, 1, 2, 5)  # the undone step 3 is not replayed
     assert history.totals == ((0, 0), (3, 0), (3, 2), (5, 2))
     svg = svg_chart(history, ("Ann", "<Bob>"), ("red", "blue"))
-    assert svg.count("<polyline") == 2 and "&lt;Bob&gt;: 2" in svg and "<Bob>" not in svg
+    assert svg.count("<polyline") == 2 and "<title>&lt;Bob&gt;: 2</title>" in svg and "<Bob>" not in svg
 
 
 def test_passage_finds_a_quote_and_a_section(tmp_path: Path) -> None:

@@ -30,14 +30,16 @@ from .play import play, seat_up
 def test_rule_passage_keeps_line_breaks_and_draws_headings(app: Flask) -> None:
     client = app.test_client()
     html = client.get("/rule/000?section=Pay+Workers").text
-    body = html[html.index('<div class="seed-text">'):]
+    body = html[html.index('<div class="seed-text"'):]
     body = body[:body.index("</div>")]
     assert "###" not in body
-    assert re.search(r'<h4 class="seed-h[^"]*">Pay Workers</h4>', body)
+    # the page's title is its h1: the seed's headings follow from h2, none skipped
+    assert re.search(r'<h1 id="rule-title">Pay Workers</h1>', html)
+    assert re.search(r'<h2 class="seed-h[^"]*">Pay Workers</h2>', body)
     assert "Pay the bank 1 (million) euros for each (hundred) workers" in body
     # a longer passage: each line of the seed is a line on the page
     html = client.get("/rule/000?section=Change+First+Player+or+End+Game&fragment=1").text
-    text = unescape(re.sub(r"<[^>]+>", "", html[html.index('<div class="seed-text">'):]))
+    text = unescape(re.sub(r"<[^>]+>", "", html[html.index('<div class="seed-text"'):]))
     assert "If the game does not end:\n\n- If the Pollution Check card" in text
     assert "another round.\n\nIf the game ends" in text
     assert "not end:- If" not in text and "###" not in text

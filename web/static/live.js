@@ -5,6 +5,8 @@
  * - form.act: posted with fetch; money moves and data-confirm forms ask
  *   first in a sheet; the answer is a toast and a refreshed fragment.
  * - a.cite: the seed's words in a sheet.
+ * - dialogs (the sheets): take focus, hold it (Tab stays inside, the page
+ *   behind is inert), close on Escape and give focus back to what opened them.
  * - body.screen .board-fit: scaled down until it fits the TV (fitBoard).
  * - a seat's phone: its secrets veiled until the player peeks (hold, or tap
  *   for PEEK_MS); when its move comes: the title, the status, a vibration,
@@ -99,8 +101,8 @@
     if (incoming < current) return;
     var active = document.activeElement;
     var focusKey = null;
-    if (active && live.contains(active) && active.name && active.form && active.form.dataset.key) {
-      focusKey = [active.form.dataset.key, active.name];
+    if (active && live.contains(active) && active.form && active.form.dataset.key) {
+      focusKey = [active.form.dataset.key, active.name || ""];
     }
     var openDetails = {};
     live.querySelectorAll("details").forEach(function (d, i) { openDetails[d.dataset.key || i] = d.open; });
@@ -114,7 +116,7 @@
     if (focusKey) {
       live.querySelectorAll("form.act[data-key]").forEach(function (form) {
         if (form.dataset.key !== focusKey[0]) return;
-        var input = form.querySelector('[name="' + focusKey[1] + '"]');
+        var input = focusKey[1] ? form.querySelector('[name="' + focusKey[1] + '"]') : form.querySelector("button.big");
         if (input && input.type !== "hidden") input.focus({ preventScroll: true });
       });
     }
@@ -139,7 +141,10 @@
 
   function setConn(ok) {
     var c = $("#conn");
-    if (c) { c.className = ok ? "conn on" : "conn off"; c.title = ok ? "live" : "reconnecting…"; }
+    if (!c) return;
+    c.className = ok ? "conn on" : "conn off";
+    var words = c.querySelector(".visually-hidden");
+    if (words) words.textContent = c.dataset[ok ? "on" : "off"] || "";
   }
 
   function connect(url) {
@@ -343,7 +348,7 @@
    * The board's content is laid out wider (width W / s) and scaled by s, with s
    * the largest scale (found by bisection) at which it fits the board's box:
    * a wider layout puts more mats side by side, so less has to shrink. */
-  var MIN_SCALE = 0.4;
+  var MIN_SCALE = 0.3;  // text is never drawn smaller for it: see --fit in app.css
   var fitQueued = false;
 
   function fitBoard() {
@@ -354,7 +359,8 @@
     var W = box.clientWidth, H = box.clientHeight;
     if (!W || !H) return;
     inner.style.transform = "none";
-    function heightAt(s) { inner.style.width = (W / s) + "px"; return inner.offsetHeight; }
+    // --fit lets the CSS keep small text legible however far the board is scaled
+    function heightAt(s) { inner.style.width = (W / s) + "px"; inner.style.setProperty("--fit", s); return inner.offsetHeight; }
     var scale = 1;
     if (heightAt(1) > H) {
       var lo = MIN_SCALE, hi = 1;
@@ -375,26 +381,65 @@
     window.requestAnimationFrame(fitBoard);
   }
 
-  /* ---- the confirmation sheet ---- */
+  /* ---- dialogs ---- */
+  var dialog = null;  // the open one: {box, opener, key, done}
+
+  function focusables(box) {
+    var all = box.querySelectorAll('a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])');
+    return Array.prototype.filter.call(all, function (el) { return el.getClientRects().length > 0; });
+  }
+
+  function openDialog(box, first, done) {
+    if (dialog) closeDialog(false);
+    var opener = document.activeElement;
+    var form = opener && opener.closest ? opener.closest("form[data-key]") : null;
+    dialog = { box: box, opener: opener, key: form ? form.dataset.key : null, done: done };
+    Array.prototype.forEach.call(document.body.children, function (el) {
+      if (el !== box && el.id !== "toasts" && el.tagName !== "SCRIPT") el.inert = true;
+    });
+    box.hidden = false;
+    (first || focusables(box)[0] || box).focus();
+  }
+
+  function closeDialog(answer) {
+    var d = dialog;
+    if (!d) return;
+    dialog = null;
+    d.box.hidden = true;
+    Array.prototype.forEach.call(document.body.children, function (el) { el.inert = false; });
+    var back = d.opener;
+    if ((!back || !document.body.contains(back)) && d.key && live) {
+      // a live update replaced the form meanwhile: its new button
+      live.querySelectorAll("form[data-key]").forEach(function (f) {
+        if (f.dataset.key === d.key) back = f.querySelector("button.big");
+      });
+    }
+    if (back && back.focus && document.body.contains(back)) back.focus({ preventScroll: true });
+    if (d.done) d.done(answer);
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (!dialog) return;
+    if (ev.key === "Escape") { ev.preventDefault(); closeDialog(false); return; }
+    if (ev.key !== "Tab") return;
+    var items = focusables(dialog.box);
+    var inside = dialog.box.contains(document.activeElement);
+    if (!items.length) { ev.preventDefault(); return; }
+    var first = items[0], last = items[items.length - 1];
+    if (ev.shiftKey && (!inside || document.activeElement === first || document.activeElement === dialog.box.querySelector("[tabindex='-1']"))) {
+      ev.preventDefault(); last.focus();
+    } else if (!ev.shiftKey && (!inside || document.activeElement === last)) {
+      ev.preventDefault(); first.focus();
+    }
+  });
+
+  /* the confirmation sheet */
   function ask(title, body) {
     return new Promise(function (resolve) {
       var sheet = $("#sheet");
       $("#sheet-title").textContent = title;
       $("#sheet-body").textContent = body || "";
-      sheet.hidden = false;
-      function done(answer) {
-        sheet.hidden = true;
-        sheet.removeEventListener("click", onClick);
-        resolve(answer);
-      }
-      function onClick(ev) {
-        var b = ev.target.closest("[data-sheet]");
-        if (b) done(b.dataset.sheet === "yes");
-        else if (ev.target === sheet) done(false);
-      }
-      sheet.addEventListener("click", onClick);
-      var yes = sheet.querySelector("[data-sheet=yes]");
-      if (yes) yes.focus();
+      openDialog(sheet, sheet.querySelector("[data-sheet=yes]"), resolve);
     });
   }
 
@@ -402,7 +447,7 @@
   function summary(form) {
     var parts = [];
     form.querySelectorAll(".field").forEach(function (field) {
-      var label = field.querySelector(":scope > span, :scope > legend");
+      var label = field.querySelector(":scope > label, :scope > span, :scope > legend");
       var name = label ? label.textContent.trim() : "";
       var values = [];
       field.querySelectorAll("input, select").forEach(function (input) {
@@ -478,26 +523,23 @@
       return;
     }
     var cite = ev.target.closest("a.cite");
-    if (cite) {
+    if (cite && !ev.target.closest("#rule-box")) {
       ev.preventDefault();
       var box = $("#rule-box");
+      cite.focus({ preventScroll: true });
       fetch(cite.href + "&fragment=1", { credentials: "same-origin" })
         .then(function (r) { return r.text(); })
-        .then(function (html) { $("#rule-body").innerHTML = html; box.hidden = false; })
+        .then(function (html) { $("#rule-body").innerHTML = html; openDialog(box, box.querySelector(".rule-card")); })
         .catch(function () { window.location.href = cite.href; });
       return;
     }
-    if (ev.target.closest("[data-rule-close]") || ev.target.id === "rule-box") {
-      $("#rule-box").hidden = true;
-    }
+    var answer = ev.target.closest("[data-sheet]");
+    if (answer) { closeDialog(answer.dataset.sheet === "yes"); return; }
+    if (ev.target.closest("[data-rule-close]") || (dialog && ev.target === dialog.box)) closeDialog(false);
   });
 
   document.addEventListener("input", function (ev) {
     if (ev.target.matches && ev.target.matches("input, select")) ev.target.dataset.dirty = "1";
-  });
-
-  document.addEventListener("keydown", function (ev) {
-    if (ev.key === "Escape") { $("#rule-box").hidden = true; }
   });
 
   /* ---- the rules page: search as you type ----
