@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path, merge, read_json_object
-from companion.errors import IllegalMove, SetupError
-from companion.rules import Explanation, RuleOption
+from companion.errors import IllegalMove, Refusal, SetupError
+from companion.rules import Citation, Explanation, RuleOption
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -163,7 +163,9 @@ class ActionHint:
 
     Submitting it sends a command named ``command`` whose arguments are
     ``args`` plus the values of ``fields``.  A disabled hint says why in
-    ``reason`` (with its citation, as the refusal would).
+    ``reason`` (plain words, no citation in the text) and which rules forbid
+    it now in ``rules``, as the refusal would: build both from the refusal
+    with :meth:`refused`.
     """
 
     command: str
@@ -173,6 +175,25 @@ class ActionHint:
     enabled: bool = True
     reason: str = ""
     moves_money: bool = False
+    rules: tuple[Citation, ...] = ()
+
+    @classmethod
+    def refused(
+        cls,
+        command: str,
+        label: str,
+        refusal: Refusal | None,
+        args: Mapping[str, Any] | None = None,
+        fields: tuple[Field, ...] = (),
+        moves_money: bool = False,
+    ) -> ActionHint:
+        """The hint for an action whose check gave ``refusal``: enabled when
+        it is ``None``, else disabled with the refusal's message and rule."""
+        if refusal is None:
+            return cls(command, label, dict(args or {}), fields, moves_money=moves_money)
+        rules = (refusal.rule,) if refusal.rule is not None else ()
+        return cls(command, label, dict(args or {}), fields, enabled=False,
+                   reason=refusal.message, moves_money=moves_money, rules=rules)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,6 +204,7 @@ class ActionHint:
             "enabled": self.enabled,
             "reason": self.reason,
             "moves_money": self.moves_money,
+            "rules": [c.to_json() for c in self.rules],
         }
 
 

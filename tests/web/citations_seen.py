@@ -75,6 +75,7 @@ def _hint_reason(seen: Seen, hint: ActionHint, where: str) -> None:
     if hint.reason:
         _, chips = split_reason(hint.reason)
         note(seen, (Citation(c["seed"], c["section"]) for c in chips), where)
+    note(seen, hint.rules, where)
 
 
 def fill(hint: ActionHint, rng: random.Random) -> dict[str, Any]:

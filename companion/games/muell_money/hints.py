@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
 
-def _why_not(game: MuellMoney, state: MuellState, move: Move) -> str:
+def _why_not(game: MuellMoney, state: MuellState, move: Move) -> Refusal | None:
     try:
         game.check(state, move)
     except Refusal as err:
-        return str(err)
-    return ""
+        return err
+    return None
 
 
 def _hint(
@@ -38,8 +38,7 @@ def _hint(
     fields: tuple[Field, ...] = (),
     moves_money: bool = False,
 ) -> ActionHint:
-    reason = _why_not(game, state, move)
-    return ActionHint(command, label, args, fields, enabled=not reason, reason=reason, moves_money=moves_money)
+    return ActionHint.refused(command, label, _why_not(game, state, move), args, fields, moves_money)
 
 
 def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
