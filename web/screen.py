@@ -131,7 +131,7 @@ def look(table_id: str, step: int) -> str:
     """A past step as the table screen showed it (public information only)."""
     table = dash().room.get(table_id)
     return render_look(table, step, TABLE_SCREEN, endpoint="screen.look", values={"table_id": table.id},
-                       live=url_for("screen.table_screen", table_id=table.id), who="table screen")
+                       live=url_for("screen.table_screen", table_id=table.id), who="table screen", tv=True)
 
 
 @bp.post("/t/<table_id>/back-to-live")

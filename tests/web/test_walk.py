@@ -10,10 +10,14 @@ tap target at least 44 px (phones), the smallest TV text at least 20 px at
 (``axe-playwright-python``, a test dependency; it is injected into the page
 by the test, never served) with no violations, its contrast check asking
 4.5:1 of all text.  The dialogs close on Escape, hold focus and give it back.
+The pages that came late (look back, the rules page with a search, the
+sandbox, a game record) are walked by a second, sampled test.
 Screenshots go to ``test-artifacts/walk-*.png``."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -29,7 +33,7 @@ from companion.store import Store
 from companion.table import Room, Table
 from web import dashboard_of
 
-from .conftest import JOIN, PIN, login, make_app, phone
+from .conftest import JOIN, PIN, csrf, export_running, login, make_app, phone
 from .play import Party, play, seat_up
 from .test_browser import ARGS, ARTIFACTS, CHROMIUM, LiveServer
 
@@ -213,17 +217,19 @@ class Walk:
             self.pages[screen] = context.new_page()
         return self.pages[screen]
 
-    def visit(self, screen: str, path: str, label: str) -> Any:
+    def visit(self, screen: str, path: str, label: str, axe: bool = False) -> Any:
         page = self.page(screen)
         go(page, self.base + path)
         if page.locator("#live[data-stream]").count():
             page.wait_for_selector("#conn.on")
         if screen in TVS and page.locator(".board-fit").count():
             page.wait_for_function("document.querySelector('.board-fit').dataset.scale")
-        self.check(page, screen, label)
+        self.check(page, screen, label, axe)
         return page
 
-    def check(self, page: Any, screen: str, label: str) -> None:
+    def check(self, page: Any, screen: str, label: str, axe: bool = False) -> None:
+        """The layout checks, and axe-core on the screens of ``AXE_ON`` (or
+        wherever ``axe`` asks for it: a page visited on one screen only)."""
         where = f"{label} @ {screen}"
         self.visited.append(where)
         kind = "tv" if screen in TVS else "phone"
@@ -245,7 +251,7 @@ class Walk:
             if least < MIN_TV_TEXT[screen] - 0.05:
                 small = [t for t in geo["text"] if t[0] < MIN_TV_TEXT[screen] - 0.05]
                 self.problems.append(f"{where}: TV text under {MIN_TV_TEXT[screen]:.1f} px: {small}")
-        if screen in AXE_ON:
+        if axe or screen in AXE_ON:
             self.axe(page, where)
         slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
         page.screenshot(path=str(ARTIFACTS / f"walk-{slug}-{screen}.png"))
@@ -524,3 +530,79 @@ def test_a_long_citation_chip_stays_inside_the_tv_log(walk: tuple[Walk, Flask]) 
 
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# the pages that came late: look back, the rules page, the sandbox, a game record ------------
+def test_walk_the_look_back_rules_sandbox_and_record_pages(walk: tuple[Walk, Flask]) -> None:
+    """The same checks on the pages that landed after the walk: a step ``#N``
+    as a seat (phone), as the TV and as the host (a phone); the rules page
+    with a search typed in; the host's sandbox and the sandbox on the TV; a
+    game record opened on the host page and looked back at as a seat.
+
+    Sampled to keep the walk short: every game (their drawings and rule texts
+    differ), each page on one phone width and one TV size per game, the
+    widths taking turns from game to game (so each page is seen at 360 and
+    390 px, at 720p and 1080p), and axe-core on every visit; one game
+    record (its page is the same for every game and the longest).  About
+    30 s; the pages of every game at both widths would take three times as
+    long."""
+    w, app = walk
+    before = len(w.problems)
+    host = app.test_client()
+    login(host)
+    for n, game in enumerate(g for g in SEATS if g in GAMES):
+        phone_, other, tv = PHONES[n % 2], PHONES[(n + 1) % 2], TVS[n % 2]
+        party = seat_up(app, host, game, SEATS[game])
+        table, tid = party.table, party.table.id
+        play(party, MID_STEPS[game], random.Random(11))
+        step = table.state_no // 2
+        dashboard_of(app).show(tid)
+        w.visit(tv, f"/t/{tid}/step/{step}", f"{game} look back tv", axe=True)
+        as_seat(w, party, 0)
+        w.visit(phone_, f"/s/{tid}/0/step/{step}", f"{game} look back seat", axe=True)
+        host_logged_in(w, other)
+        w.visit(other, f"/host/t/{tid}/step/{step}", f"{game} look back host", axe=True)
+        rules_searched(w, phone_, f"/rules/{game}?t={tid}", SEARCH[game], f"{game} rules search")
+        sandbox = open_sandbox(host, tid)
+        w.visit(other, sandbox, f"{game} sandbox host", axe=True)
+        shown = host.post(f"{sandbox}/show", data={"csrf": csrf(host), "on": "1"})
+        assert shown.status_code in (200, 303), shown.text[:300]
+        page = w.visit(tv, sandbox.replace("/host", "", 1), f"{game} sandbox tv", axe=True)
+        # its connection dot says what it shows, as the table screen's does (it was a title only)
+        assert page.get_by_role("status").filter(has_text="live connection: on").count() == 1
+        host.post(f"{sandbox}/show", data={"csrf": csrf(host), "on": "0"})
+        if game == "money-maker":  # one record: its page is the same for every game, and long
+            record = import_record(host, export_running(host, tid))
+            for screen in PHONES:
+                w.visit(screen, record, "record", axe=screen == phone_)
+                w.visit(screen, f"/host/t/{record.rsplit('/', 1)[1]}/step/{step}?as=seat:0", "record look back as a seat",
+                        axe=screen == phone_)
+    problems = w.problems[before:]
+    report = "\n".join(problems)
+    assert not problems, f"{len(problems)} problems:\n{report}"
+
+
+#: a search typed on the rules page, one that finds passages in every text of the game
+SEARCH = {"muell-money": "bribery", "money-maker": "bank run", "world-of-waste": "recycler"}
+
+
+def rules_searched(w: Walk, screen: str, path: str, query: str, label: str) -> None:
+    page = w.page(screen)
+    go(page, w.base + path)
+    page.locator("#rules-q").press_sequentially(query, delay=20)
+    page.wait_for_selector(".rules-count")
+    page.wait_for_function("(q) => new URL(location.href).searchParams.get('q') === q", arg=query)
+    w.check(page, screen, label, axe=True)
+
+
+def open_sandbox(host: Any, table_id: str) -> str:
+    resp = host.post(f"/host/t/{table_id}/sandbox", data={"csrf": csrf(host), "confirmed": "1"})
+    assert resp.status_code == 303, resp.text[:300]
+    return str(resp.headers["Location"])
+
+
+def import_record(host: Any, record: dict[str, Any]) -> str:
+    data = {"csrf": csrf(host), "record": (io.BytesIO(json.dumps(record).encode()), "game.json")}
+    resp = host.post("/host/import", data=data, content_type="multipart/form-data")
+    assert resp.status_code == 303, resp.text[:300]
+    return str(resp.headers["Location"])
