@@ -461,6 +461,40 @@ def test_the_rule_sheet_takes_focus_is_named_and_closes_on_escape(walk: tuple[Wa
     assert page.evaluate("document.activeElement.classList.contains('cite')")
 
 
+@pytest.mark.parametrize("where", ["tv-720", "tv-1080", "host"])
+def test_on_the_tv_and_the_host_page_the_rule_sheet_holds_focus_and_closes_on_escape(
+        walk: tuple[Walk, Flask], where: str) -> None:
+    """The rule sheet's keyboard, as on the phones: the TV (a keyboard or a
+    remote may be plugged in) and the host's page on a phone."""
+    w, app = walk
+    table = dashboard_of(app).open_table("secretive", ["Ann", "Bob"], {})
+    table.submit(Command(Actor.of_seat(0), "pass", {}, table.state_no, "test"))
+    if where == "host":
+        host_logged_in(w, "phone-390")
+        page = w.page("phone-390")
+        go(page, f"{w.base}/host/t/{table.id}")
+    else:
+        dashboard_of(app).show(table.id)
+        page = w.page(where)
+        go(page, f"{w.base}/t/{table.id}")
+    page.wait_for_selector("#conn.on")
+    cite = page.locator(".log-list a.cite").first
+    cite.focus()
+    page.keyboard.press("Enter")  # opened from the keyboard: focus goes back to this chip
+    page.wait_for_selector("#rule-box:not([hidden]) .rule-passage")
+    section = page.locator("#rule-box #rule-title").inner_text()
+    assert section and page.get_by_role("dialog", name=section).count() == 1
+    assert focus_in(page, "#rule-box")
+    for key in ["Tab"] * 4 + ["Shift+Tab"] * 4:
+        page.keyboard.press(key)
+        assert focus_in(page, "#rule-box"), f"focus left the rule sheet after {key}"
+    assert page.evaluate("document.querySelector('#live').inert"), "the page behind the sheet is not inert"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#rule-box", state="hidden")
+    assert page.evaluate("document.activeElement.classList.contains('cite')")
+    assert not page.evaluate("document.querySelector('#live').inert")
+
+
 def test_the_connection_dot_says_what_it_shows(walk: tuple[Walk, Flask]) -> None:
     w, app = walk
     table = dashboard_of(app).open_table("secretive", ["Ann", "Bob"], {})
