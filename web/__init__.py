@@ -117,9 +117,10 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion"] = dashboard
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
 
-    from web import common, host, sandbox, screen, seat, station
+    from web import common, host, sandbox, screen, seat, station, veil
 
     common.init_app(app, log_requests=cfg.access_log)
+    veil.init_app(app)
     app.register_blueprint(screen.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)

@@ -12,17 +12,21 @@ from companion.games.base import TABLE_SCREEN, Viewer, ViewerKind
 from companion.lookback import Look, look_back
 from companion.table import Table
 from web.common import dash
-from web.views import private_part
+from web.views import private_part, public_drawing
 
 
 def sides(table: Table, look: Look, viewer: Viewer) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """Before and after, each with what only this seat saw then."""
+    """Before and after, each drawn as the table was (a seat's secrets left
+    out) with what only this seat saw then (its private card)."""
     public = look_back(table, look.step, TABLE_SCREEN) if viewer.kind is ViewerKind.SEAT else None
-    out = []
+    out: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for title, side, pub in (("Before this step", look.before, public.before if public else None),
                              ("After this step", look.after, public.after if public else None)):
-        private = private_part(side["game_view"], pub["game_view"]) if pub is not None else {}
-        out.append((title, side, private))
+        if pub is None:
+            out.append((title, side, {}))
+            continue
+        private = private_part(side["game_view"], pub["game_view"])
+        out.append((title, {**side, "game_view": public_drawing(side["game_view"], pub["game_view"])}, private))
     return out
 
 

@@ -217,7 +217,8 @@ def look(table_id: str, seat: int, step: int) -> str:
     return render_look(table, step, seat_viewer(seat), endpoint="seat.look",
                        values={"table_id": table.id, "seat": seat},
                        live=url_for("seat.seat_page", table_id=table.id, seat=seat),
-                       who=table.seat_names[seat])
+                       who=table.seat_names[seat], peek_ms=PEEK_MS, seat_colour=table.config.seats[seat].colour,
+                       seat=seat)
 
 
 @bp.post("/s/<table_id>/<int:seat>/act")

@@ -28,3 +28,11 @@ def private_part(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]
     """What only this seat sees: the top-level parts of its view that the
     table screen does not have (or has differently)."""
     return {k: v for k, v in mine.items() if k not in public or public[k] != v}
+
+
+def public_drawing(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """A seat's game view drawn as "the table": its private parts as the
+    table screen has them (or left out), so the seat's secrets are only in
+    its (veiled) private card."""
+    private = private_part(mine, public)
+    return {k: public[k] if k in private else v for k, v in mine.items() if k not in private or k in public}

@@ -36,6 +36,7 @@ from web import dashboard_of
 from .conftest import JOIN, PIN, csrf, export_running, login, make_app, phone
 from .play import Party, play, seat_up
 from .test_browser import ARGS, ARTIFACTS, CHROMIUM, LiveServer
+from .test_veil import SECRET, gold_label, reach
 
 pytestmark = pytest.mark.browser
 
@@ -408,14 +409,14 @@ def test_a_number_field_is_named_by_its_label_and_a_tap_on_the_label_changes_not
     w, app = walk
     table = dashboard_of(app).open_table("secretive", ["Ann", "Bob"], {})
     page = seat_page(w, app, table, 0)
-    amount = page.get_by_label("How much", exact=True)
+    amount = page.get_by_role("spinbutton", name="How much", exact=True)
     assert amount.count() == 1 and amount.get_attribute("name") == "f.amount"
     amount.fill("3")
     page.click("form[data-key^='pay'] label:has-text('How much')")
     assert amount.input_value() == "3"  # the label used to pass the tap to "−"
-    page.get_by_role("button", name="How much: one more").click()
+    page.get_by_role("button", name="How much one more", exact=True).click()
     assert amount.input_value() == "4"
-    page.get_by_role("button", name="How much: one less").click()
+    page.get_by_role("button", name="How much one less", exact=True).click()
     assert amount.input_value() == "3"
 
 
@@ -493,6 +494,72 @@ def test_on_the_tv_and_the_host_page_the_rule_sheet_holds_focus_and_closes_on_es
     page.wait_for_selector("#rule-box", state="hidden")
     assert page.evaluate("document.activeElement.classList.contains('cite')")
     assert not page.evaluate("document.querySelector('#live').inert")
+
+
+#: what a neighbour reads on the page: its drawn text, and the drawn values of its fields
+DRAWN = r"""(n) => {
+  const token = new RegExp('(^|[^\\w.,-])' + n + '(?![\\w.,])');
+  const text = token.test(document.body.innerText);
+  const fields = [...document.querySelectorAll('input')].filter((i) => token.test(i.value) && i.getClientRects().length
+    && !getComputedStyle(i).color.match(/rgba\\(.*, 0\\)$/)).map((i) => i.name);
+  return {text, fields};
+}"""
+
+
+def test_a_seat_s_numbers_show_only_when_it_peeks(walk: tuple[Walk, Flask]) -> None:
+    """Money Maker, a seat whose payment form says "Gold (you hold 87)": the
+    87 is drawn nowhere on its phone (labels, ranges, field values, the
+    private card, the look back) until it peeks; a tap on "peek", a tap into
+    a form's field, or "always show" draws it."""
+    w, app = walk
+    host = app.test_client()
+    login(host)
+    party = seat_up(app, host, "money-maker", ["Ann", "Bob", "Cyd"])
+    table = party.table
+    seat = reach(party, gold_label, random.Random(5))
+    table.submit(Command(HOST, "correct", {"value": "gold", "seat": seat, "to": SECRET, "reason": "test"},
+                         table.state_no, "test"))
+    as_seat(w, party, seat)
+    page = w.page("phone-390")
+    go(page, f"{w.base}/s/{table.id}/{seat}")
+    page.wait_for_selector("#conn.on")
+
+    def drawn() -> dict[str, Any]:
+        found: dict[str, Any] = page.evaluate(DRAWN, SECRET)
+        return found
+
+    assert drawn() == {"text": False, "fields": []}, "the purse shows under the veil"
+    assert "Gold (you hold ••)" in page.inner_text("#live")
+    page.click("#peek")
+    assert drawn()["text"] and f"Gold (you hold {SECRET})" in page.inner_text("#live")
+    page.click("#peek")  # hide again
+    assert drawn() == {"text": False, "fields": []}
+    # filling in a form is using it: its numbers show while it is used
+    field = page.locator("form.act .fields input.secret-value").first
+    field.scroll_into_view_if_needed()
+    field.focus()
+    assert drawn()["text"]
+    page.click("#peek")
+    assert drawn() == {"text": False, "fields": []}
+    # "always show": no peeking needed, also after a reload; then veiled again
+    page.click("#phone-settings summary")
+    page.check("#opt-show-secrets")
+    assert drawn()["text"]
+    go(page, f"{w.base}/s/{table.id}/{seat}")
+    page.wait_for_selector("#conn.on")
+    assert drawn()["text"] and not page.locator("#peek").is_visible()
+    # the look back at the correction: its private line and the private cards
+    go(page, f"{w.base}/s/{table.id}/{seat}/step/{table.state_no}")
+    assert drawn()["text"]
+    page.evaluate("localStorage.clear()")  # "always show" off again
+    page.reload()
+    assert drawn() == {"text": False, "fields": []}, "the look back shows the purse under the veil"
+    page.click("#peek")
+    assert drawn()["text"]
+    shot(page, "phone-lookback-peeked")
+    go(page, f"{w.base}/s/{table.id}/{seat}")
+    page.wait_for_selector("#conn.on")
+    assert drawn() == {"text": False, "fields": []}
 
 
 def test_the_connection_dot_says_what_it_shows(walk: tuple[Walk, Flask]) -> None:

@@ -201,6 +201,7 @@
 
   function veil() {
     clearTimeout(peekTimer);
+    peekTimer = null;
     if (!live || !live.dataset.peekMs || pref("showSecrets")) return;
     live.classList.add("secrets-veiled");
     syncPeek();
@@ -210,7 +211,7 @@
     clearTimeout(peekTimer);
     if (!live) return;
     live.classList.remove("secrets-veiled");
-    if (ms) peekTimer = setTimeout(veil, ms);
+    peekTimer = ms ? setTimeout(veil, ms) : null;
     syncPeek();
   }
 
@@ -246,6 +247,14 @@
     if (swallowClick) { swallowClick = false; return; }
     if (wasShown) veil(); else reveal(peekMs());
   }
+
+  /* filling in an action form shows the numbers it veils (web/veil.py), as a
+     tap on "peek" does, for as long as the player keeps using it */
+  function usingForm(ev) {
+    if (!live || !live.dataset.peekMs || !ev.target.closest || !ev.target.closest("form.act .fields")) return;
+    if (isVeiled() || peekTimer) reveal(peekMs());
+  }
+  ["focusin", "pointerdown", "input"].forEach(function (name) { document.addEventListener(name, usingForm); });
 
   /* ---- your move: title, status, vibration, sound ---- */
   var myTurn = null;
@@ -443,12 +452,19 @@
     });
   }
 
+  /* an element's words without the stand-ins of veiled numbers */
+  function shownText(el) {
+    var copy = el.cloneNode(true);
+    copy.querySelectorAll(".veil-dots").forEach(function (d) { d.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+
   /* "How much: 3, Colour: Green": what the form will send, in words */
   function summary(form) {
     var parts = [];
     form.querySelectorAll(".field").forEach(function (field) {
       var label = field.querySelector(":scope > label, :scope > span, :scope > legend");
-      var name = label ? label.textContent.trim() : "";
+      var name = label ? shownText(label) : "";
       var values = [];
       field.querySelectorAll("input, select").forEach(function (input) {
         if (input.type === "hidden" || input.type === "button") return;
@@ -500,6 +516,8 @@
     if (!form.classList || !form.classList.contains("act")) return;
     ev.preventDefault();
     var question = form.dataset.confirm;
+    /* sending a form is using it: the sheet says the amounts, so they show on the page too */
+    if (live && live.dataset.peekMs && (isVeiled() || peekTimer) && form.querySelector(".secret-num, .secret-value")) reveal(peekMs());
     if (question) {
       var chosen = summary(form);
       if (chosen) question += " — " + chosen;

@@ -1,0 +1,44 @@
+"""The peek veil over a seat's secret numbers in its action forms.
+
+A seat's phone keeps the seat's secrets veiled until the player peeks
+(``live.js``): its private card, its private log lines, and in the action
+forms every number a label, a range or a reason says ("Gold (you hold 23)",
+"1 to 23", "cannot bid 24 M") and the number fields' values (a default may
+be the seat's whole purse).  A form cannot tell which of its numbers are the
+seat's secrets and which are public (a price, a lot), so on the seat's page
+it veils them all; the button's own words (the action and its public price)
+stay readable.  The veiled number and its stand-in are drawn side by side,
+and the page's CSS shows one of them: the number only while the seat peeks
+or always shows its secrets."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+#: a number as the games write it: 23, 2.5, 1,000
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+#: what stands for a veiled number: the same for every number (its width tells nothing)
+VEIL_DOTS = "••"
+_VEILED = Markup('<span class="secret-num">{}</span><span class="veil-dots">{}</span>')
+
+
+def veil_numbers(text: Any) -> Markup:
+    """``text`` (escaped) with each number in a ``secret-num`` span followed
+    by its ``veil-dots`` stand-in."""
+    raw = str(text if text is not None else "")
+    out: list[str] = []
+    at = 0
+    for match in _NUMBER.finditer(raw):
+        out.append(escape(raw[at:match.start()]))
+        out.append(_VEILED.format(match.group(), VEIL_DOTS))
+        at = match.end()
+    out.append(escape(raw[at:]))
+    return Markup("").join(out)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters["veil"] = veil_numbers
