@@ -121,7 +121,8 @@ def screen_context(table: Table) -> dict[str, object]:
         "device_notes": device_notes(table),
         "tv_look": tv_look(table),
         "step_base": step_base("screen.look", table_id=table.id),
-        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id,
+        # opened on the TV: drawn for the TV (tv=1: its text sizes)
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, tv=1,
                              back=url_for("screen.table_screen", table_id=table.id)),
     }
 
@@ -215,7 +216,7 @@ def rules(game_key: str) -> BaseResponse:
     book = rulebook(game, dash().seeds_dir)
     found = book.search(request.args.get("q", ""), table.config.options if table is not None else None)
     context = {"game": game, "book": book, "found": found, "table": table,
-               "back": _back_link(request.args.get("back", ""))}
+               "back": _back_link(request.args.get("back", "")), "tv": request.args.get("tv") == "1"}
     if request.args.get("fragment"):
         return Response(render_template("rules_results.html", **context), mimetype="text/html")
     return Response(render_template("rules.html", **context), mimetype="text/html")

@@ -664,6 +664,9 @@ def test_walk_the_look_back_rules_sandbox_and_record_pages(walk: tuple[Walk, Fla
         host_logged_in(w, other)
         w.visit(other, f"/host/t/{tid}/step/{step}", f"{game} look back host", axe=True)
         rules_searched(w, phone_, f"/rules/{game}?t={tid}", SEARCH[game], f"{game} rules search")
+        go(w.page(tv), f"{w.base}/t/{tid}")  # the TV's own "Rules" link: the page drawn for the TV
+        tv_rules = w.page(tv).locator("a.rules-link").get_attribute("href")
+        rules_searched(w, tv, str(tv_rules), SEARCH[game], f"{game} rules search on the tv")
         sandbox = open_sandbox(host, tid)
         w.visit(other, sandbox, f"{game} sandbox host", axe=True)
         shown = host.post(f"{sandbox}/show", data={"csrf": csrf(host), "on": "1"})
