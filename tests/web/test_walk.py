@@ -496,6 +496,32 @@ def test_on_the_tv_and_the_host_page_the_rule_sheet_holds_focus_and_closes_on_es
     assert not page.evaluate("document.querySelector('#live').inert")
 
 
+def test_on_the_host_page_the_confirm_sheet_holds_focus_and_closes_on_escape(walk: tuple[Walk, Flask]) -> None:
+    """The confirm sheet's keyboard on the host's page on a phone (its undo
+    asks first), as on the seat's page."""
+    w, app = walk
+    table = dashboard_of(app).open_table("secretive", ["Ann", "Bob"], {})
+    table.submit(Command(Actor.of_seat(0), "pass", {}, table.state_no, "test"))
+    before = table.state_no
+    host_logged_in(w, "phone-390")
+    page = w.page("phone-390")
+    go(page, f"{w.base}/host/t/{table.id}")
+    page.wait_for_selector("#conn.on")
+    undo = page.locator("form[action$='/undo'] button.big")
+    undo.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#sheet:not([hidden])")
+    assert page.get_by_role("dialog", name="Are you sure?").count() == 1
+    assert page.evaluate("document.activeElement.dataset.sheet") == "yes"
+    for key in ["Tab"] * 3 + ["Shift+Tab"] * 3:
+        page.keyboard.press(key)
+        assert focus_in(page, "#sheet"), f"focus left the sheet after {key}"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet", state="hidden")
+    assert page.evaluate("!!document.activeElement.closest(\"form[action$='/undo']\")")
+    assert table.state_no == before  # Escape is "Cancel"
+
+
 #: what a neighbour reads on the page: its drawn text, and the drawn values of its fields
 DRAWN = r"""(n) => {
   const token = new RegExp('(^|[^\\w.,-])' + n + '(?![\\w.,])');
