@@ -14,6 +14,7 @@ from companion.commands import CHANCE, HOST, Actor, Command
 from web import dashboard_of
 
 from .conftest import FETCH, csrf, open_table, phone
+from .test_veil import peeked
 
 
 def test_a_full_tie_shows_a_shared_place_on_every_page(app: Flask, host: FlaskClient) -> None:
@@ -52,10 +53,11 @@ def test_a_deal_is_accepted_on_the_other_banks_own_phone(app: Flask, host: Flask
                          table.state_no, "phone"))
     ann_phone, bob_phone = phone(app, tid, 0), phone(app, tid, 1)
     ann_page = ann_phone.get(f"/s/{tid}/0").text
-    assert "Accept Bob&#39;s deal (offer 1): Bob gives 5 of its own credit; Ann gives 4 gold" in ann_page
-    assert "Decline Bob&#39;s deal (offer 1)" in ann_page
+    assert "Accept Bob&#39;s deal (offer 1): Bob gives 5 of its own credit; Ann gives 4 gold" in peeked(ann_page)
+    assert 'Ann gives <span class="secret-num">4</span>' in ann_page  # what the deal moves is under the seat's veil
+    assert "Decline Bob&#39;s deal (offer 1)" in peeked(ann_page)
     bob_page = bob_phone.get(f"/s/{tid}/1").text
-    assert "Accept Bob" not in bob_page and "Withdraw your deal offer 1 to Ann" in bob_page
+    assert "Accept Bob" not in bob_page and "Withdraw your deal offer 1 to Ann" in peeked(bob_page)
     tv = app.test_client().get(f"/t/{tid}").text
     assert "Bob proposes a deal to Ann (offer 1)" in tv and "4 gold" not in tv
     gold = table.state.banks[0].gold

@@ -11,6 +11,7 @@ nowhere else on the page (87), in the move where its forms show it."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from companion.commands import HOST, Actor, Command
 from companion.games import GAMES
 from companion.table import Table
 
-from .conftest import event_data, first_event
+from .conftest import FETCH, csrf, event_data, first_event
 from .play import Party, play, seat_up
 
 #: the purse a test gives the seat: a number found nowhere else on its pages
@@ -83,6 +84,12 @@ class Unveiled(HTMLParser):
 
     def path(self) -> str:
         return " > ".join(t for t, _ in self.stack[-4:])
+
+
+def peeked(html: str) -> str:
+    """A seat's page as its player reads it after peeking: each veiled
+    number in place of its stand-in."""
+    return re.sub(r'<span class="secret-num">([^<]*)</span><span class="veil-dots">[^<]*</span>', r"\1", html)
 
 
 def unveiled(html: str, number: int = SECRET) -> tuple[list[str], int]:
@@ -181,6 +188,31 @@ def test_a_seat_s_purse_stands_only_under_the_veil(app: Flask, host: FlaskClient
     # another seat's page never had the number at all; the host's page is not veiled
     other = (seat + 1) % 3
     assert not re.search(rf"(?<![\w.,-]){SECRET}(?![\w.,])", party.phones[other].get(f"/s/{table.id}/{other}").text)
+
+
+@pytest.mark.skipif("money-maker" not in GAMES, reason="Money Maker has not landed")
+def test_a_deal_offered_to_a_seat_is_veiled_in_its_accept_button(app: Flask, host: FlaskClient) -> None:
+    """Money Maker: what a deal moves is for the two banks' eyes only, and the
+    other bank's phone says it in its *Accept …* button: under its veil."""
+    party = seat_up(app, host, "money-maker", ["Ann", "Bob", "Cyd"])
+    table = party.table
+    table.submit(Command(HOST, "correct", {"value": "gold", "seat": 0, "to": SECRET, "reason": "test"},
+                         table.state_no, "test"))
+    ann = party.phones[0]
+    resp = ann.post(f"/s/{table.id}/0/act", headers=FETCH, data={
+        "csrf": csrf(ann), "command": "deal", "args": json.dumps({"between": ["Ann"]}), "state_no": str(table.state_no),
+        "f.with": "Bob", "f.give.gold": str(SECRET), "f.give.credit": "0", "f.get.gold": "0", "f.get.credit": "0"})
+    assert resp.status_code == 200, resp.text[:300]
+    accept = [h for h in table.actions(Actor.of_seat(1)) if h["command"] == "accept_deal"]
+    assert accept and str(SECRET) in accept[0]["label"]  # the label says what the deal moves
+    for seat in (0, 1):
+        for name, html in seat_pages(party.phones[seat], table, seat).items():
+            found, inside = unveiled(html)
+            assert not found, f"seat {seat}'s {name}: {SECRET} outside the veil: {found}"
+            assert inside, f"seat {seat}'s {name}: {SECRET} nowhere"
+    bob = party.phones[1].get(f"/s/{table.id}/1").text
+    assert re.search(rf'Ann gives <span class="secret-num">{SECRET}</span><span class="veil-dots">••</span> gold', bob)
+    assert "data-confirm-label" in bob  # the sheet asks with the button's words as drawn
 
 
 def test_the_secretive_purse_is_veiled_in_a_form_s_range_and_reason(app: Flask, host: FlaskClient) -> None:

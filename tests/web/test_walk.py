@@ -536,7 +536,7 @@ def test_a_seat_s_numbers_show_only_when_it_peeks(walk: tuple[Walk, Flask]) -> N
     """Money Maker, a seat whose payment form says "Gold (you hold 87)": the
     87 is drawn nowhere on its phone (labels, ranges, field values, the
     private card, the look back) until it peeks; a tap on "peek", a tap into
-    a form's field, or "always show" draws it."""
+    a form's field (that form's numbers only), or "always show" draws it."""
     w, app = walk
     host = app.test_client()
     login(host)
@@ -560,12 +560,14 @@ def test_a_seat_s_numbers_show_only_when_it_peeks(walk: tuple[Walk, Flask]) -> N
     assert drawn()["text"] and f"Gold (you hold {SECRET})" in page.inner_text("#live")
     page.click("#peek")  # hide again
     assert drawn() == {"text": False, "fields": []}
-    # filling in a form is using it: its numbers show while it is used
+    # filling in a form is using it: its own numbers show while it is used, the private card stays veiled
     field = page.locator("form.act .fields input.secret-value").first
     field.scroll_into_view_if_needed()
     field.focus()
-    assert drawn()["text"]
+    assert drawn()["text"] and not page.locator("#secret-body").is_visible()
+    assert field.evaluate("(i) => i.closest('form').classList.contains('in-use')")
     page.click("#peek")
+    page.click("#peek")  # shown, then hidden: every form veiled again
     assert drawn() == {"text": False, "fields": []}
     # "always show": no peeking needed, also after a reload; then veiled again
     page.click("#phone-settings summary")

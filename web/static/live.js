@@ -202,6 +202,7 @@
   function veil() {
     clearTimeout(peekTimer);
     peekTimer = null;
+    endUse();
     if (!live || !live.dataset.peekMs || pref("showSecrets")) return;
     live.classList.add("secrets-veiled");
     syncPeek();
@@ -248,11 +249,27 @@
     if (wasShown) veil(); else reveal(peekMs());
   }
 
-  /* filling in an action form shows the numbers it veils (web/veil.py), as a
-     tap on "peek" does, for as long as the player keeps using it */
+  /* filling in an action form shows the numbers it veils (web/veil.py), in
+     that form only (the private card stays veiled: nothing moves under the
+     finger), for as long as the player keeps using it */
+  var useTimer = null;
+
+  function formInUse(form) {
+    form.classList.add("in-use");
+    clearTimeout(useTimer);
+    useTimer = setTimeout(endUse, peekMs());
+  }
+
+  function endUse() {
+    clearTimeout(useTimer);
+    useTimer = null;
+    if (live) live.querySelectorAll("form.in-use").forEach(function (f) { f.classList.remove("in-use"); });
+  }
+
   function usingForm(ev) {
-    if (!live || !live.dataset.peekMs || !ev.target.closest || !ev.target.closest("form.act .fields")) return;
-    if (isVeiled() || peekTimer) reveal(peekMs());
+    if (!live || !live.dataset.peekMs || !ev.target.closest || !ev.target.closest(".fields")) return;
+    var form = ev.target.closest("form.act");
+    if (form && live.contains(form)) formInUse(form);
   }
   ["focusin", "pointerdown", "input"].forEach(function (name) { document.addEventListener(name, usingForm); });
 
@@ -452,10 +469,10 @@
     });
   }
 
-  /* an element's words without the stand-ins of veiled numbers */
+  /* an element's words without the stand-ins of veiled numbers (nor a button's coin) */
   function shownText(el) {
     var copy = el.cloneNode(true);
-    copy.querySelectorAll(".veil-dots").forEach(function (d) { d.remove(); });
+    copy.querySelectorAll(".veil-dots, [aria-hidden=true]").forEach(function (d) { d.remove(); });
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
@@ -515,9 +532,9 @@
     var form = ev.target;
     if (!form.classList || !form.classList.contains("act")) return;
     ev.preventDefault();
-    var question = form.dataset.confirm;
-    /* sending a form is using it: the sheet says the amounts, so they show on the page too */
-    if (live && live.dataset.peekMs && (isVeiled() || peekTimer) && form.querySelector(".secret-num, .secret-value")) reveal(peekMs());
+    var question = form.hasAttribute("data-confirm-label") ? shownText(form.querySelector("button.big")) : form.dataset.confirm;
+    /* sending a form is using it: the sheet says the amounts, so they show in the form too */
+    if (live && live.dataset.peekMs && live.contains(form)) formInUse(form);
     if (question) {
       var chosen = summary(form);
       if (chosen) question += " — " + chosen;
