@@ -10,7 +10,7 @@ import pytest
 
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.catalog import Catalog, read_catalog
+from companion.games.world_of_waste.components import Catalog, read_catalog
 from companion.games.world_of_waste.game import Phase, WorldOfWaste, auction_order, next_boss
 from companion.table import Room
 

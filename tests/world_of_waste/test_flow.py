@@ -460,8 +460,7 @@ def test_every_citation_quotes_the_seed_verbatim() -> None:
     word for word ('...' and ' / ' join separate passages)."""
     import re
 
-    from companion.games.world_of_waste import game as game_module
-    from companion.games.world_of_waste import scoring
+    from companion.games.world_of_waste import citations
     from companion.rules import Citation
 
     seed = (Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_93425c0437d9019a.txt")
@@ -470,7 +469,7 @@ def test_every_citation_quotes_the_seed_verbatim() -> None:
     text = seed.read_text(encoding="utf-8")
     flat = re.sub(r"\s+", " ", text.replace("**", ""))
     headings = {line.strip().rstrip(":") for line in text.splitlines() if line.strip()}
-    cites = [v for m in (game_module, scoring) for v in vars(m).values() if isinstance(v, Citation)]
+    cites = [v for v in vars(citations).values() if isinstance(v, Citation)]
     assert len(cites) > 20
     for c in cites:
         if c.seed != "001":

@@ -13,7 +13,7 @@ import pytest
 
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.catalog import RECYCLER
+from companion.games.world_of_waste.components import RECYCLER
 from companion.games.world_of_waste.game import (
     Phase,
     WasteState,

@@ -51,7 +51,33 @@ from companion.games.base import (
     Viewer,
     ViewerKind,
 )
-from companion.games.world_of_waste.catalog import (
+from companion.games.world_of_waste.citations import (
+    AUCTION_BOSS_RULE,
+    AUCTION_LEFT_RULE,
+    AUCTION_MIN_RULE,
+    AUCTION_ORDER_RULE,
+    AUCTION_PAY_RULE,
+    AUCTION_RULE,
+    AUCTION_VALUE_RULE,
+    BOSS_RULE,
+    BOSS_TIE_RULE,
+    CARD_RULE,
+    DEAL_RULE,
+    DRAFT_RULE,
+    FIRST_BOSS_RULE,
+    LEFTOVER_RULE,
+    MARKET_RULE,
+    RECYCLER_DRAW_RULE,
+    RECYCLER_EITHER_RULE,
+    RECYCLER_REMOVE_RULE,
+    RECYCLER_RULE,
+    ROUNDS_RULE,
+    SEED,
+    SORT_RULE,
+    SUMMARY_RULE,
+    WINNER_RULE,
+)
+from companion.games.world_of_waste.components import (
     RECYCLER,
     TYPE_KEYS,
     CardRef,
@@ -60,10 +86,10 @@ from companion.games.world_of_waste.catalog import (
     count_of,
     read_catalog,
 )
-from companion.games.world_of_waste.deck_out import DECK_OUT_OPTION, END, deck_runs_out, round_need
+from companion.games.world_of_waste.deck_out import deck_runs_out, round_need
+from companion.games.world_of_waste.options import END, OPTIONS
 from companion.games.world_of_waste.scoring import (
     CORRECTION_LINE,
-    WINNER_RULE,
     StationScore,
     score_sheet,
     score_stations,
@@ -73,89 +99,10 @@ from companion.rules import (
     SHARED_PLACE,
     Citation,
     Explanation,
-    Reading,
-    RuleOption,
-    cite,
     say,
 )
 
-SEED = "001"
 ROUNDS = 3
-BOSS_RULE = cite(
-    SEED,
-    "1. Select a boss",
-    "In round two and three, the boss card is given to the player who has earned the fewest points",
-)
-FIRST_BOSS_RULE = cite(
-    SEED,
-    "1. Select a boss",
-    "Find out who most recently took out waste at home. Reward that player with the boss card",
-)
-BOSS_TIE_RULE = cite(
-    SEED,
-    "6. Sort the waste",
-    "If there are two or more players who have the fewest points, the boss goes to the lowest-ranked player AND is the closest to the left of the current boss.",
-)
-DEAL_RULE = cite(SEED, "2. Distribute the Waste", "2 players: 7 cards each ... 3 players: 7 cards each ... 4 players: 6 cards each.")
-DRAFT_RULE = cite(
-    SEED,
-    "2. Distribute the Waste",
-    "Each player now selects only one card from his or her (waste) pile, which is placed face down in front of the player. Then pass on the rest of the pile to the player on his or her left side.",
-)
-MARKET_RULE = cite(
-    SEED,
-    "3. The marketplace",
-    "Place 1, 2 or 3 bonus piles ... In each bonus pile, place two cards face up (visible) and one card face down (non-visible).",
-)
-AUCTION_RULE = cite(
-    SEED,
-    "4. Auction",
-    "each player secretly selects a number of cards they have on hand that they are willing to sacrifice to get a bonus pile. You must only sacrifice cards you have in your hand from the given round.",
-)
-AUCTION_ORDER_RULE = cite(SEED, "4. Auction", "The player who has auctioned the most cards chooses bonus pile first.")
-AUCTION_BOSS_RULE = cite(
-    SEED, "4. Auction", "If two or more players have auctioned the same number of cards, it is the boss who wins the auction."
-)
-AUCTION_VALUE_RULE = cite(
-    SEED,
-    "4. Auction",
-    "If neither of them is boss, count the total auction value as shown on the cards ... the highest amount wins the auction.",
-)
-AUCTION_LEFT_RULE = cite(
-    SEED,
-    "4. Auction",
-    "it is the player who is closest to the left of the current boss who gets the first choice for the bonus pile.",
-)
-AUCTION_MIN_RULE = cite(SEED, "4. Auction", "you have to pay at least one card to get a bonus pile, since nothing in life is free.")
-AUCTION_PAY_RULE = cite(
-    SEED,
-    "4. Auction",
-    "Put the auctioned cards into an incineration pile ... If you did not get a bonus pile, you will not lose your auctioned cards, which return to your hand.",
-)
-LEFTOVER_RULE = cite(SEED, "4. Auction", "Excess bonus piles is out of the game and put into the incineration pile.")
-RECYCLER_RULE = cite(
-    SEED, "5. Recyclers", "You MUST play all Waste Collector cards even if you draw a new Waste collectors card."
-)
-RECYCLER_DRAW_RULE = cite(
-    SEED,
-    "Recyclers",
-    "Draw three new cards from the waste pile and lay them down on the table in front of you in your recycling station.",
-)
-RECYCLER_REMOVE_RULE = cite(
-    SEED,
-    "Recyclers",
-    "Use the Recycler to remove one of your cards that you have in your hand or is on the table in front of you in your recycling station.",
-)
-RECYCLER_EITHER_RULE = cite(SEED, "Recyclers", "You must choose either to draw three cards or remove one card. You can not do both.")
-SORT_RULE = cite(
-    SEED,
-    "6. Sort the waste",
-    "The cards in front of the player in their recycling station remain there the rest of the game.",
-)
-ROUNDS_RULE = cite(SEED, "The winner of WASTE", "Start again from stage one unless you have played the third and last round.")
-SUMMARY_RULE = cite(SEED, "6. Sort the waste", "Each type of waste gives different points and is explained further down.")
-#: the card counts are unknown, so the deck is the edition's data
-CARD_RULE = cite("notes", "World of Waste", "Unknown: how many cards of each type")
 
 
 class Phase(enum.Enum):
@@ -323,31 +270,7 @@ class WorldOfWaste(Game[WasteState, Move]):
     min_seats = 2
     max_seats = 4
     seeds = (SEED,)
-    options = (
-        RuleOption(
-            "boss_tie",
-            "The current boss ties for the fewest points",
-            (
-                Reading(
-                    "passes",
-                    "the boss card passes to the tied seat closest to the left of the boss; the boss comes last",
-                    (BOSS_TIE_RULE,),
-                ),
-                Reading(
-                    "boss-keeps",
-                    "a boss tied for the fewest points keeps the boss card",
-                    (BOSS_RULE,),
-                ),
-            ),
-            "passes",
-            disputed=False,
-            why_default=(
-                "seed 001 gives the card to the tied player 'closest to the left of the current boss'; "
-                "nobody is to the left of themselves, and the card is a consolation for the lowest"
-            ),
-        ),
-        DECK_OUT_OPTION,
-    )
+    options = OPTIONS
     data_file = "components.json"
 
     # data -------------------------------------------------------------------------

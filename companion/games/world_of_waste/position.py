@@ -30,7 +30,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.world_of_waste.catalog import UnknownCard
+from companion.games.world_of_waste.components import UnknownCard
 from companion.games.world_of_waste.game import (
     ROUNDS,
     Phase,

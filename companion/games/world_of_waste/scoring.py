@@ -11,37 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
-from companion.games.world_of_waste.catalog import PAPER_RUN, Catalog, UnknownCard
-from companion.rules import Citation, cite
+from companion.games.world_of_waste.citations import (
+    COMPOST_RULE,
+    ELECTRONICS_RULE,
+    FOOD_RULE,
+    HAZARDOUS_RULE,
+    METAL_RULE,
+    PAPER_RULE,
+    PLASTIC_RULE,
+    TEXTILES_RULE,
+)
+from companion.games.world_of_waste.components import PAPER_RUN, Catalog, UnknownCard
+from companion.rules import Citation
 
-SEED = "001"
 #: the score line of the host's points corrections
 CORRECTION_LINE = "Host correction"
-FOOD_RULE = cite(SEED, "Food waste", "Food waste is worth 1 point at the end of the game.")
-COMPOST_RULE = cite(
-    SEED,
-    "Compost",
-    "There must be no more than 3 food waste on one Compost, and each food waste is only allocated to one Compost.",
-)
-ELECTRONICS_RULE = cite(
-    SEED,
-    "Electronics",
-    "If there are two or more players with the most Electronics, the 10 points are cut in half and each player earns 5 points",
-)
-TEXTILES_RULE = cite(SEED, "Textiles", "two Textiles is worth 5 points")
-METAL_RULE = cite(SEED, "Metal", "three Metal is worth 10 points")
-PAPER_RULE = cite(SEED, "Paper", "Eight Paper is worth 25 points, which is maximum.")
-HAZARDOUS_RULE = cite(SEED, "Hazardous Waste", "each card gives -2 points. However, one can specialize and collect five hazardous waste, worth 12 points.")
-PLASTIC_RULE = cite(
-    SEED,
-    "Plastic",
-    "The player with the most plastic at the end of the game earns 12 points. Those with less plastic than the player with the most gets (minus) -10 points!",
-)
-WINNER_RULE = cite(
-    SEED,
-    "The winner of WASTE",
-    "the winner is the player with the highest total auction value on all his or her cards at their recycling station.",
-)
 
 #: each score line's rules, by the line's label
 LINE_RULES: dict[str, tuple[Citation, ...]] = {
