@@ -15,7 +15,8 @@ from companion.cli import main as cli_main
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn, Refusal, SetupError
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.game import Phase, WorldOfWaste
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.state import Phase
 from companion.table import Room, Table
 
 from .helpers import (
@@ -418,7 +419,7 @@ def test_software_draws_play_a_whole_game(room: Room) -> None:
     command, and a whole game plays with no real card."""
     import random
 
-    from companion.games.world_of_waste import (
+    from companion.games.world_of_waste.chance import (
         bonus_command,
         deal_command,
         draw_command,

@@ -16,15 +16,11 @@ the deck is empty).  The table chooses, as the rules option ``deck_out``:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.games.world_of_waste.citations import MIX_RULE, OUT_OF_GAME_RULE, SILENT_RULE
 from companion.games.world_of_waste.components import count_of
 from companion.games.world_of_waste.options import END, RESHUFFLE
+from companion.games.world_of_waste.state import WasteState
 from companion.rules import Citation, Explanation, say
-
-if TYPE_CHECKING:
-    from companion.games.world_of_waste.game import WasteState
 
 
 def round_need(seats: int, hand: int) -> int:

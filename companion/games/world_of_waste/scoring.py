@@ -22,6 +22,7 @@ from companion.games.world_of_waste.citations import (
     TEXTILES_RULE,
 )
 from companion.games.world_of_waste.components import PAPER_RUN, Catalog, UnknownCard
+from companion.games.world_of_waste.state import ROUNDS, Phase, WasteState, type_counts
 from companion.rules import Citation
 
 #: the score line of the host's points corrections
@@ -242,3 +243,18 @@ def score_scanned_stations(catalog: Catalog, stations: Sequence[Sequence[str]], 
     if len({str(i).strip().upper() for i in ids}) != len(ids):
         raise UnknownCard("a card id appears in two stations: every physical card has its own id")
     return score_sheet(catalog, counted, final=final)
+
+
+def sheet(state: WasteState) -> ScoreSheet:
+    """The score sheet of a table: the stations as they are (provisional
+    while a round is played), with the host's points corrections."""
+    counts = [type_counts(state.catalog, s) for s in state.stations]
+    extra: list[str] = []
+    if state.phase is not Phase.OVER:
+        extra.append(f"provisional: round {state.round} of {ROUNDS} is being played")
+    elif state.ended_early:
+        extra.append(f"the game was {state.ended_early}: the stations are scored as they stood")
+    return score_sheet(
+        state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
+        corrections=[state.correction(s) for s in range(state.seats)],
+    )
