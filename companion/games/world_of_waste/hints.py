@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from companion.commands import Actor, ActorKind
 from companion.corrections import hint as correction_hint
+from companion.errors import IllegalMove, NotYourTurn, Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.world_of_waste.citations import (
     AUCTION_MIN_RULE,
@@ -123,14 +124,14 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
     hints: list[ActionHint] = []
     if state.phase is Phase.DEAL:
         missing = hand_size(n) - len(state.dealt[seat])
+        full = None if missing else IllegalMove(f"all {hand_size(n)} cards are recorded", DEAL_RULE)
         hints.append(
-            ActionHint(
+            ActionHint.refused(
                 "deal",
                 f"Enter my dealt cards ({missing} to go)",
+                full,
                 {},
                 (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
-                enabled=missing > 0,
-                reason="" if missing else f"all {hand_size(n)} cards are recorded [{DEAL_RULE}]",
             )
         )
     elif state.phase is Phase.DRAFT:
@@ -140,9 +141,8 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
                 hints.append(ActionHint("pick", f"Pick {cat.label(c)}", {"card": c}))
         else:
             right = (seat - 1) % n
-            hints.append(
-                ActionHint("pick", "Pick a card", enabled=False, reason=f"wait for the pile from {state.names[right]} [{DRAFT_RULE}]")
-            )
+            wait = NotYourTurn(f"wait for the pile from {state.names[right]}", DRAFT_RULE)
+            hints.append(ActionHint.refused("pick", "Pick a card", wait))
     elif state.phase is Phase.AUCTION:
         hand = state.hands[seat]
         current = state.offers[seat]
@@ -168,21 +168,19 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
         for i, p in enumerate(state.piles):
             if p.taken_by is not None:
                 continue
-            enabled = chooser == seat
-            reason = ""
-            if not enabled:
-                reason = (
-                    f"{state.names[chooser]} chooses now [{AUCTION_ORDER_RULE}]"
+            not_now: Refusal | None = None
+            if chooser != seat:
+                not_now = (
+                    NotYourTurn(f"{state.names[chooser]} chooses now", AUCTION_ORDER_RULE)
                     if seat in state.choosers[state.chosen :]
-                    else f"{name} won no bonus pile [{AUCTION_MIN_RULE}]"
+                    else NotYourTurn(f"{name} won no bonus pile", AUCTION_MIN_RULE)
                 )
             hints.append(
-                ActionHint(
+                ActionHint.refused(
                     "choose",
                     f"Take bonus pile {i + 1}: {cat.labels(p.face_up)} + 1 face down",
+                    not_now,
                     {"pile": i + 1},
-                    enabled=enabled,
-                    reason=reason,
                 )
             )
     elif state.phase is Phase.PLAY and not state.sorted[seat]:
@@ -205,37 +203,37 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
                     (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
                 )
             )
-        blocked = ""
+        blocked: Refusal | None = None
         if due:
-            blocked = f"record the face-down bonus card first [{MARKET_RULE}]"
+            blocked = IllegalMove("record the face-down bonus card first", MARKET_RULE)
         elif state.drawing[seat]:
-            blocked = f"finish the Recycler's draw first [{RECYCLER_DRAW_RULE}]"
+            blocked = IllegalMove("finish the Recycler's draw first", RECYCLER_DRAW_RULE)
         targets = [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER]
         for r in recyclers_to_play(state, seat):
             hints.append(
-                ActionHint(
+                ActionHint.refused(
                     "recycle",
                     f"{cat.label(r)}: draw three new cards into my station",
+                    blocked,
                     {"recycler": r, "use": "draw"},
-                    enabled=not blocked,
-                    reason=blocked,
                 )
             )
+            nothing = None if targets else IllegalMove("there is no card to remove", RECYCLER_REMOVE_RULE)
             hints.append(
-                ActionHint(
+                ActionHint.refused(
                     "recycle",
                     f"{cat.label(r)}: remove one card from my hand or station",
+                    blocked or nothing,
                     {"recycler": r, "use": "remove"},
                     (Field("card", "the card to remove", "choice", _card_choices(cat, targets)),),
-                    enabled=not blocked and bool(targets),
-                    reason=blocked or ("" if targets else f"there is no card to remove [{RECYCLER_REMOVE_RULE}]"),
                 )
             )
         left = recyclers_to_play(state, seat)
-        reason = blocked
-        if not reason and left:
-            reason = f"play every Recycler first ({len(left)} left) [{RECYCLER_RULE}]"
-        hints.append(ActionHint("sort", "Sort my hand into my station", {}, enabled=not reason, reason=reason))
+        unsorted = blocked
+        if unsorted is None and left:
+            unsorted = IllegalMove(f"play every Recycler first ({len(left)} left)", RECYCLER_RULE)
+        hints.append(ActionHint.refused("sort", "Sort my hand into my station", unsorted, {}))
     if not hints:
-        hints.append(ActionHint("wait", "Nothing to do now", enabled=False, reason=waiting_for(state)))
+        # waiting for the others: no rule forbids anything, so no citation
+        hints.append(ActionHint.refused("wait", "Nothing to do now", Refusal(waiting_for(state))))
     return hints
