@@ -1,7 +1,8 @@
 """Scoring a recycling station, type by type (seed 001, the card summary).
 
 Pure functions over card counts, so a station can be scored from the
-companion's record or from a list of scanned card ids alike.
+companion's record or from a list of scanned card ids alike; :func:`sheet`
+is a table's score sheet, from its state.
 """
 
 from __future__ import annotations
