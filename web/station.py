@@ -250,7 +250,7 @@ def score_preview(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str,
     """World of Waste: the score this station would give, scored beside the
     other seats' recorded stations (electronics and plastic are majorities).
     ``None`` for other games."""
-    from companion.games.world_of_waste.catalog import UnknownCard
+    from companion.games.world_of_waste.components import UnknownCard
     from companion.games.world_of_waste.game import WorldOfWaste
     from companion.games.world_of_waste.scoring import score_scanned_stations
 
