@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.commands import CHANCE, Actor, Command
 from companion.games.base import ActionHint
-from companion.games.muell_money import shuffle_command
+from companion.games.muell_money.chance import shuffle_command
 from companion.games.muell_money.state import MuellState, Phase, mat_value
 from tests.muell_money.player import GAME, config, fill
 

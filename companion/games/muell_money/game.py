@@ -7,6 +7,13 @@ interrupts), seats choose a set in turn, then play, discard or keep cards in
 turn; wages are paid and the start player moves left.  The round in which a
 factory reaches column 20 is the last; a final pollution check follows, then
 the score.
+
+This module only wires the game's modules to the contract of
+``companion.games.base.Game``: ``moves`` (commands → moves), ``rules``
+(check and apply, over the topic modules ``deal``, ``sets``, ``cards``,
+``auction``, ``pollution``, ``waste``, ``loans``, ``round_end``, ``end``,
+``corrections``), ``chance`` (the software shuffle), ``status``, ``views``,
+``hints``, ``scoring`` and ``position``.
 """
 
 from __future__ import annotations
@@ -24,17 +31,14 @@ from companion.games.base import (
     ScoreSheet,
     TableConfig,
     Viewer,
-    ViewerKind,
 )
-from companion.games.muell_money import deal, position, rules, scoring
+from companion.games.muell_money import deal, hints, position, rules, scoring, status, views
 from companion.games.muell_money.chance import shuffle_command
 from companion.games.muell_money.components import MAT_ROWS, Components, read_components
 from companion.games.muell_money.moves import Move, parse_move
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.sets import new_grid
 from companion.games.muell_money.state import MuellState, Phase, SeatState
-from companion.games.muell_money.status import awaiting, status
-from companion.games.muell_money.waste import zone
 from companion.rules import resolve_options
 
 #: the server's software hook finds ``shuffle_command`` beside the Game class
@@ -117,98 +121,15 @@ class MuellMoney(Game[MuellState, Move]):
     def apply(self, state: MuellState, move: Move) -> Outcome[MuellState]:
         return rules.apply(state, move)
 
-    def zone(self, state: MuellState, waste: int) -> str:
-        return zone(state, waste)
-
     # views ---------------------------------------------------------------------------
     def view(self, state: MuellState, viewer: Viewer) -> dict[str, Any]:
-        comp = state.comp
-        seats_view: list[dict[str, Any]] = []
-        for i, s in enumerate(state.seats):
-            seats_view.append(
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "colour": s.colour,
-                    "column": s.column,
-                    "row": s.row,
-                    "workers": s.row * 100,
-                    "mat": {
-                        row: {
-                            "hole": s.mat[j] + 1,
-                            "value": comp.holes[s.mat[j]].value,
-                            "points": comp.holes[s.mat[j]].points,
-                        }
-                        for j, row in enumerate(MAT_ROWS)
-                    },
-                    "waste": s.waste,
-                    "waste_zone": zone(state, s.waste),
-                    "raw_materials": s.raw,
-                    "loans": s.loans,
-                    "cards": list(s.hand),
-                    "kept_card": s.retained,
-                    # a pass belongs to the round's play: never shown while dealing or choosing
-                    "passed": s.passed and state.phase in (Phase.PLAY, Phase.AUCTION),
-                    "start_player": i == state.start_seat,
-                }
-            )
-        row, col = state.next_slot() if state.phase is Phase.DEAL else (None, None)
-        out: dict[str, Any] = {
-            "phase": state.phase.value,
-            "round": state.round,
-            "start_seat": state.start_seat,
-            "turn": state.turn,
-            "status": status(state),
-            "seats": seats_view,
-            "sets": [
-                {"set": c + 1, "cards": list(cards), "taken_by": state.taken[c]}
-                for c, cards in enumerate(state.grid)
-            ],
-            "next_deal": None if row is None else {"row": row + 1, "set": (col or 0) + 1},
-            "deck": {
-                "count": state.deck_count(),
-                "by_kind": {k: v for k, v in state.deck.items() if v},
-                "shuffle_recorded": state.deck_order is not None,
-            },
-            "discard": {k: v for k, v in state.discard.items() if v},
-            "set_aside": list(state.set_aside),
-            "pollution_check_this_round": state.pollution_seen,
-            "end_reached": state.end_reached,
-            "ended_by_host": state.ended_by_host,
-            "end_reason": state.end_reason,
-            "supply": state.supply,
-            "auction": None,
-            "pollution_check": None,
-        }
-        if state.auction is not None:
-            a = state.auction
-            out["auction"] = {
-                "seller": a.seller,
-                "lot": a.lot,
-                "doubled": a.doubled,
-                "bids": [{"seat": s, "amount": amt} for s, amt in a.bids],
-                "high": a.high,
-                "high_seat": a.high_seat,
-                "to_bid": a.to_bid,
-            }
-        if state.check is not None:
-            out["pollution_check"] = {"final": state.check.final, "deciding": list(state.check.pending)}
-        if viewer.kind is ViewerKind.SEAT and viewer.seat is not None and 0 <= viewer.seat < state.n:
-            me = state.seats[viewer.seat]
-            out["you"] = {
-                "seat": viewer.seat,
-                "name": me.name,
-                "cash": me.cash,
-                "loans": me.loans,
-                "debt": me.loans * comp.loan_amount,
-            }
-        return out
+        return views.view(state, viewer)
 
     def status(self, state: MuellState) -> str:
-        return status(state)
+        return status.status(state)
 
     def awaiting(self, state: MuellState) -> frozenset[int]:
-        return awaiting(state)
+        return status.awaiting(state)
 
     def describe_position(self, state: MuellState) -> dict[str, Any]:
         return position.describe(state)
@@ -217,9 +138,7 @@ class MuellMoney(Game[MuellState, Move]):
         return position.place(state, block)
 
     def public_notes(self, state: MuellState) -> list[str]:
-        if state.comp.unverified:
-            return [f"unverified component values in use: {', '.join(state.comp.unverified)}"]
-        return []
+        return views.public_notes(state)
 
     # score -----------------------------------------------------------------------------
     def score(self, state: MuellState) -> ScoreSheet:
@@ -234,6 +153,4 @@ class MuellMoney(Game[MuellState, Move]):
 
     # action hints (for the phone) --------------------------------------------------------------
     def actions(self, state: MuellState, actor: Actor) -> list[ActionHint]:
-        from companion.games.muell_money.hints import action_hints
-
-        return action_hints(self, state, actor)
+        return hints.action_hints(state, actor)
