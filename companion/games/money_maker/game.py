@@ -7,7 +7,6 @@ Dice and cards are chance: observed at the table and checked here.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,20 +25,13 @@ from companion.games.base import (
     ViewerKind,
 )
 from companion.games.money_maker import citations as C
+from companion.games.money_maker import rules
 from companion.games.money_maker.components import MARKETS, Components, edition_problems
-from companion.games.money_maker.engine import (
-    card_kind,
-    check_roll,
-    market_price,
-    offer_words,
-    opening_bid,
-    phase_words,
-    resolve_card,
-    roll_expected,
-    sell_price,
-)
+from companion.games.money_maker.dice import check_roll, roll_expected
 from companion.games.money_maker.hints import hints
-from companion.games.money_maker.moves import Move, parse, perform
+from companion.games.money_maker.investments import resolve_card
+from companion.games.money_maker.moves import Move, parse
+from companion.games.money_maker.offers import offer_words
 from companion.games.money_maker.payment import credit_usable
 from companion.games.money_maker.scoring import score_sheet
 from companion.games.money_maker.state import (
@@ -56,6 +48,11 @@ from companion.games.money_maker.state import (
     Auction,
     Bank,
     MoneyMakerState,
+    card_kind,
+    market_price,
+    opening_bid,
+    phase_words,
+    sell_price,
 )
 from companion.rules import SHARED_PLACE, Reading, RuleOption, cite
 
@@ -195,10 +192,10 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         return parse(state, command)
 
     def check(self, state: MoneyMakerState, move: Move) -> None:
-        perform(copy.deepcopy(state), move)
+        rules.check(state, move)
 
     def apply(self, state: MoneyMakerState, move: Move) -> Outcome[MoneyMakerState]:
-        lines = perform(state, move)
+        lines = rules.apply(state, move)
         return Outcome(state, lines)
 
     # views ------------------------------------------------------------------------

@@ -14,14 +14,8 @@ from companion.errors import Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import host_hint as correction_hint
-from companion.games.money_maker.engine import (
-    card_kind,
-    market_price,
-    offer_words,
-    opening_bid,
-    roll_expected,
-    sell_price,
-)
+from companion.games.money_maker.dice import roll_expected
+from companion.games.money_maker.offers import offer_words
 from companion.games.money_maker.payment import credit_usable, ring_blocks
 from companion.games.money_maker.state import (
     ACTION,
@@ -36,6 +30,10 @@ from companion.games.money_maker.state import (
     TRADE,
     UNSETTLED,
     MoneyMakerState,
+    card_kind,
+    market_price,
+    opening_bid,
+    sell_price,
 )
 
 if TYPE_CHECKING:
