@@ -1,10 +1,16 @@
 """Step 5: the dice.  Which roll is due (the turn's credit and sector dice, or
 the sector dice of a bank run), refusing a roll that does not fit, and what
-the credit die does: goods discarded or the bank-run chip moved."""
+the credit die does: goods discarded or the bank-run chip moved.  For the
+dice tower: the dice it should read now, and its reading made a ``roll``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from companion.commands import CHANCE, Command
 from companion.errors import IllegalMove
+from companion.games.base import Die, DieFace
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import (
     add_sectors,
@@ -146,3 +152,31 @@ def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines
     if state.phase != BANK_RUN and state.runs_started == runs_before:
         next_turn(state, lines)
 
+
+# the hardware's dice -------------------------------------------------------------------
+def dice_to_roll(state: MoneyMakerState) -> tuple[Die, ...]:
+    expected = roll_expected(state)
+    # while every bank is in ring I the sector dice may stay in the box (002, Step 5)
+    sector = Die("sector", tuple(state.comp.sector_faces), optional=state.sector_optional())
+    if expected == "turn":
+        credit = Die("credit", tuple(f.face for f in state.comp.credit_faces))
+        if state.beginner:
+            return (credit,)
+        return (credit,) + (sector,) * state.sector_dice()
+    if expected == "bank-run":
+        run = state.bank_run
+        assert run is not None
+        return (sector,) * (run.needed - len(run.sectors))
+    return ()
+
+
+def dice_command(state: MoneyMakerState, roll: Sequence[DieFace]) -> Command:
+    if not dice_to_roll(state):
+        raise IllegalMove(f"Money Maker is not waiting for a dice roll: {phase_words(state)}", C.STEP5)
+    credit = [f.face.strip().lower() for f in roll if f.die == "credit"]
+    sectors = [f.face.strip().lower() for f in roll if f.die == "sector"]
+    check_roll(state, credit, sectors, tuple(f.die for f in roll if f.die not in ("credit", "sector")))
+    args: dict[str, Any] = {"sector": sectors}
+    if credit:
+        args["credit"] = credit[0]
+    return Command(CHANCE, "roll", args)

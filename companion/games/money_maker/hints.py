@@ -7,7 +7,7 @@ running the move on a copy, so a hint never offers something the rules refuse.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
 from companion.errors import Refusal
@@ -15,8 +15,10 @@ from companion.games.base import ActionHint, Choice, Field
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import host_hint as correction_hint
 from companion.games.money_maker.dice import roll_expected
+from companion.games.money_maker.moves import parse
 from companion.games.money_maker.offers import offer_words
 from companion.games.money_maker.payment import credit_usable, ring_blocks
+from companion.games.money_maker.rules import check
 from companion.games.money_maker.state import (
     ACTION,
     AUCTION,
@@ -35,9 +37,6 @@ from companion.games.money_maker.state import (
     opening_bid,
     sell_price,
 )
-
-if TYPE_CHECKING:
-    from companion.games.money_maker.game import MoneyMaker
 
 
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
@@ -78,7 +77,7 @@ def _turn_reason(state: MoneyMakerState, seat: int) -> str:
     return ""
 
 
-def hints(game: MoneyMaker, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
+def hints(state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
     out: list[ActionHint] = []
     if state.phase == OVER:
         return out
@@ -93,10 +92,10 @@ def hints(game: MoneyMaker, state: MoneyMakerState, actor: Actor) -> list[Action
         and not state.banks[actor.seat].bankrupt
     ):
         out.extend(_seat_hints(state, actor.seat))
-    return [_verified(game, state, actor, h) for h in out]
+    return [_verified(state, actor, h) for h in out]
 
 
-def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
+def _verified(state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
     """Disable a hint whose move (with its defaults) the rules would refuse."""
     if not hint.enabled or (hint.fields and any(f.default is None for f in hint.fields)):
         return hint
@@ -105,8 +104,8 @@ def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: Acti
         if f.default is not None and f.default != "":
             args[f.name] = f.default
     try:
-        move = game.parse(state, Command(actor, hint.command, args))
-        game.check(state, move)
+        move = parse(state, Command(actor, hint.command, args))
+        check(state, move)
     except Refusal as err:
         if not hint.fields:
             return ActionHint(hint.command, hint.label, hint.args, hint.fields, False, str(err), hint.moves_money)

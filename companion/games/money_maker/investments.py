@@ -1,7 +1,9 @@
-"""Investment cards: naming one, and drawing one (the setup's open cards and step 1)."""
+"""Investment cards: naming one, drawing one (the setup's open cards and step 1),
+and a card shown to the camera made a ``draw``."""
 
 from __future__ import annotations
 
+from companion.commands import CHANCE, Command
 from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.state import (
@@ -65,3 +67,12 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
     if not opening:
         state.phase = INVEST
 
+
+def card_command(state: MoneyMakerState, card: str, copy: int) -> Command:
+    opening = state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start
+    if state.phase != DRAW and not opening:
+        raise IllegalMove(f"Money Maker is not waiting for an investment card: {phase_words(state)}", C.STEP1)
+    if any(card.strip().lower() in (k.code.lower(), k.name.lower()) for k in state.comp.actions):
+        raise IllegalMove("an action card is drawn hidden, not shown to the camera", C.STEP4)
+    code, _ = resolve_card(state, card)
+    return Command(CHANCE, "draw", {"card": f"{code}-{copy}"}, None, "scanner")

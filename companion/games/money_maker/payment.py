@@ -5,6 +5,9 @@ own credit (placed on blocks of its own ring) and other banks' credit from its
 vault (placed on the issuer's ring).  A block of ``None`` means "spread it the
 default way": one piece at a time onto the block holding the least of that
 bank's credit, first block first on a tie.
+
+``private`` is the line only the paying (or receiving) bank sees afterwards:
+what its vault holds now.
 """
 
 from __future__ import annotations
