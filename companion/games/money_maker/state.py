@@ -1,6 +1,9 @@
 """The state of a Money Maker table: banks, city rings, markets, the meter.
 
-Plain mutable dataclasses: ``apply`` works on a private deep copy.
+Plain mutable dataclasses: ``apply`` works on a private deep copy.  Below
+them, small queries on the state that every other module may ask: a card's
+kind and name, a market's prices, an auction's opening bid, what the table
+waits for in words, and the refusal of a move out of its turn or phase.
 """
 
 from __future__ import annotations
