@@ -3,8 +3,10 @@
 The dispatch over the moves: who may send each one, then the topic module
 that checks and performs it (``auction``, ``investments``, ``trading``,
 ``action_cards``, ``dice``, ``bank_run``, ``degradation``, ``promotion``,
-``deals``, ``offers``, ``end_of_game``, ``corrections``).  Every topic checks
-before it changes anything, so ``check`` is ``apply`` on a throw-away copy.
+``deals``, ``offers``, ``end_of_game``, ``corrections``).  A topic checks as
+it performs and may refuse after changing part of the state it was given, so
+``check`` is ``apply`` on a throw-away copy, and a move is applied only once
+its check has passed.
 """
 
 from __future__ import annotations
