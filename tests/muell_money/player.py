@@ -12,7 +12,8 @@ from typing import Any
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import ActionHint, TableConfig
 from companion.games.base import Seat as TableSeat
-from companion.games.muell_money import MuellMoney, shuffle_command
+from companion.games.muell_money import MuellMoney
+from companion.games.muell_money.chance import shuffle_command
 from companion.games.muell_money.state import MuellState, Phase
 from companion.rules import Explanation
 

@@ -201,7 +201,7 @@ def test_bribery_hints_at_the_french_final_check() -> None:
     s.state.seats[1].column = 19
     s.state.phase = Phase.CHECK
     s.state.check = PendingCheck(final=True, pending=[1])
-    assert labels_for(GAME, s.state, 1) == (
+    assert labels_for(s.state, 1) == (
         "Use Bribery: pay 1 M instead of the 1 M fine and moving back 1 column",
         "Do not use Bribery: pay the 1 M fine, the factory moves back 1 column",
     )

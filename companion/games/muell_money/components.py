@@ -22,6 +22,18 @@ MAT_ROW_MEANING: Mapping[str, str] = {
 }
 ZONES: tuple[str, ...] = ("green", "yellow", "red")
 
+# the card kinds the rules name (their names in the data file)
+ORDER = "Order"
+RAW = "Raw Materials"
+GROWTH = "Growth"
+INNOVATE = "Innovate"
+DISPOSAL = "Waste Disposal"
+ADVISER = "Adviser"
+HIRE_FIRE = "Hire/Fire"
+INSPECTION = "Waste Inspection"
+BRIBERY = "Bribery"
+POLLUTION = "Pollution Check"
+
 
 @dataclass(frozen=True)
 class Hole:

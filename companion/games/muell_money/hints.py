@@ -1,10 +1,11 @@
 """What an actor could do now, as buttons and forms for the phone and the
-host page.  Each hint is checked with the same ``check`` as a submitted
-command, so a disabled hint carries the very reason a refusal would give."""
+host page.  Each hint is checked with the same ``rules.check`` as a submitted
+command, so a disabled hint carries the very reason and rule a refusal would
+give."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.commands import Actor, ActorKind
 from companion.corrections import hint as correction_hint
@@ -12,24 +13,22 @@ from companion.errors import Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
+from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase
-
-if TYPE_CHECKING:
-    from companion.games.muell_money.game import MuellMoney
+from companion.games.muell_money.waste import zone
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
 
-def _why_not(game: MuellMoney, state: MuellState, move: Move) -> Refusal | None:
+def _why_not(state: MuellState, move: Move) -> Refusal | None:
     try:
-        game.check(state, move)
+        check(state, move)
     except Refusal as err:
         return err
     return None
 
 
 def _hint(
-    game: MuellMoney,
     state: MuellState,
     move: Move,
     command: str,
@@ -38,14 +37,14 @@ def _hint(
     fields: tuple[Field, ...] = (),
     moves_money: bool = False,
 ) -> ActionHint:
-    return ActionHint.refused(command, label, _why_not(game, state, move), args, fields, moves_money)
+    return ActionHint.refused(command, label, _why_not(state, move), args, fields, moves_money)
 
 
-def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if state.phase is Phase.OVER:
         return []
     if actor.kind is ActorKind.CHANCE:
-        return _chance_hints(game, state, actor)
+        return _chance_hints(state, actor)
     if actor.kind is ActorKind.HOST:
         host: list[ActionHint] = []
         if state.phase is Phase.DEAL and state.deck_count() > 0:
@@ -60,7 +59,7 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
     seat = actor.seat
     hints: list[ActionHint] = []
     if state.phase is Phase.CHECK and state.check is not None and seat in state.check.pending:
-        use, refuse = bribery_labels(game, state, seat)
+        use, refuse = bribery_labels(state, seat)
         hints.append(ActionHint("bribery", use, {"use": True}, moves_money=True))
         hints.append(ActionHint("bribery", refuse, {"use": False}, moves_money=True))
     elif state.phase is Phase.CHOOSE and state.turn == seat:
@@ -68,14 +67,14 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
             if state.taken[c] is None:
                 hints.append(ActionHint("choose", f"Take set {c + 1}: {', '.join(cards)}", {"set": c + 1}))
     elif state.phase is Phase.PLAY and state.turn == seat:
-        hints.extend(_play_hints(game, state, actor))
+        hints.extend(_play_hints(state, actor))
     elif state.phase is Phase.AUCTION and state.auction is not None and state.auction.to_bid == seat:
         a = state.auction
         cash = state.seats[seat].cash
         low = a.high + 1
         bid = Move(actor, "bid", amount=low)
         hints.append(
-            _hint(game, state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
+            _hint(state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
                   (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
                   moves_money=True)
         )
@@ -101,14 +100,14 @@ def _columns(n: int) -> str:
     return f"{n} column{'s' if n != 1 else ''}"
 
 
-def bribery_labels(game: MuellMoney, state: MuellState, seat: int) -> tuple[str, str]:
+def bribery_labels(state: MuellState, seat: int) -> tuple[str, str]:
     """The two Bribery buttons with the amounts this seat faces at this check,
     per the table's ``bribery`` and ``final_check`` readings."""
     comp = state.comp
     me = state.seats[seat]
     final = state.check is not None and state.check.final
     table = "french_end" if final and state.options["final_check"] == "french-end" else "normal"
-    penalty = comp.penalties[table][game.zone(state, me.waste)]
+    penalty = comp.penalties[table][zone(state, me.waste)]
     back = min(penalty.steps_left, me.column - min(comp.columns))
     bribe = f"{comp.bribery_cost} M"
     if state.options["bribery"] == "fine-still-paid":
@@ -124,7 +123,7 @@ def bribery_labels(game: MuellMoney, state: MuellState, seat: int) -> tuple[str,
     return use, refuse
 
 
-def _chance_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def _chance_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if state.phase is not Phase.DEAL:
         return []
     if state.deck_order:
@@ -144,7 +143,7 @@ def _row_choices(state: MuellState, seat: int, steps: int) -> tuple[Choice, ...]
     )
 
 
-def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     assert actor.seat is not None
     seat = actor.seat
     me = state.seats[seat]
@@ -187,10 +186,10 @@ def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Actio
                     dirs.append(Choice("fire", "Fire (down: fewer workers, lower wages)"))
                 fields = (Field("direction", "Direction", "choice", tuple(dirs), default=dirs[0].value if dirs else None),)
                 move = Move(actor, "play", card=card, adviser=adviser, direction=str(dirs[0].value) if dirs else "hire")
-            hints.append(_hint(game, state, move, "play", label, args, fields, moves_money=card in MONEY_CARDS))
+            hints.append(_hint(state, move, "play", label, args, fields, moves_money=card in MONEY_CARDS))
         discard = Move(actor, "discard", card=card)
-        hints.append(_hint(game, state, discard, "discard", f"Discard {card} unused", {"card": card}))
+        hints.append(_hint(state, discard, "discard", f"Discard {card} unused", {"card": card}))
     keep = Move(actor, "keep")
     last = ": the game ends with this round" if state.end_reached else " for the next round"
-    hints.append(_hint(game, state, keep, "keep", f"Pass and keep your last card{last}", {}))
+    hints.append(_hint(state, keep, "keep", f"Pass and keep your last card{last}", {}))
     return hints

@@ -1,5 +1,5 @@
 """Commands → typed moves.  Parsing checks only the form of a command (known
-name, the right actor kind, well-formed arguments); ``MuellMoney.check``
+name, the right actor kind, well-formed arguments); ``rules.check``
 decides whether the move is legal now."""
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ class Move:
     target: str = ""
     seat: int | None = None
     reason: str = ""
+
+
+def acting_seat(move: Move) -> int:
+    """The seat that makes a seat's move (parsing made sure there is one)."""
+    assert move.actor.seat is not None
+    return move.actor.seat
 
 
 #: command name (and accepted aliases) -> canonical name

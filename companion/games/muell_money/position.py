@@ -33,13 +33,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.muell_money.components import MAT_ROWS
+from companion.games.muell_money.components import MAT_ROWS, POLLUTION
 from companion.games.muell_money.moves import resolve_card
 from companion.games.muell_money.state import MuellState, Phase
 from companion.position import PositionError, Reader, card_list, seat_blocks
 
-POLLUTION = "Pollution Check"
-BRIBERY = "Bribery"
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply")
 SEAT = ("cash", "loans", "raw_materials", "waste", "column", "row", "mat", "cards", "kept_card")
 PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY}

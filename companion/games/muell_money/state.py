@@ -1,12 +1,13 @@
 """The state of a Müll + Money table: plain dataclasses, deep-copyable and
-comparable, so replay and undo can be checked with ``==``."""
+comparable, so replay and undo can be checked with ``==``; and small pure
+queries on it."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from companion.games.muell_money.components import Components
+from companion.games.muell_money.components import MAT_ROWS, Components
 
 
 class Phase(enum.StrEnum):
@@ -111,3 +112,9 @@ class MuellState:
 
     def left_of(self, seat: int) -> int:
         return (seat + 1) % self.n
+
+
+def mat_value(state: MuellState, seat: int, row: str) -> int:
+    """The value under ``seat``'s marker in a mat row (``workers``,
+    ``raw_materials`` or ``waste``)."""
+    return state.comp.holes[state.seats[seat].mat[MAT_ROWS.index(row)]].value
