@@ -2,14 +2,14 @@
 
 A seat's phone keeps the seat's secrets veiled until the player peeks
 (``live.js``): its private card, its private log lines, and in the action
-forms every number a label, a range or a reason says ("Gold (you hold 23)",
-"1 to 23", "cannot bid 24 M") and the number fields' values (a default may
-be the seat's whole purse).  A form cannot tell which of its numbers are the
-seat's secrets and which are public (a price, a lot), so on the seat's page
-it veils them all; the button's own words (the action and its public price)
-stay readable.  The veiled number and its stand-in are drawn side by side,
-and the page's CSS shows one of them: the number only while the seat peeks
-or always shows its secrets."""
+forms every number a button, a label, a range or a reason says ("Gold (you
+hold 23)", "1 to 23", "Accept Ann's deal (offer 1): Ann gives 5 gold") and
+the number fields' values (a default may be the seat's whole purse).  A
+form cannot tell which of its numbers are the seat's secrets and which are
+public (a price, a lot: the table screen shows those), so on the seat's page
+it veils them all.  The veiled number and its stand-in are drawn side by
+side, and the page's CSS shows one of them: the number only while the seat
+peeks, always shows its secrets, or fills in or sends that form."""
 
 from __future__ import annotations
 
