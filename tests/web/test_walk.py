@@ -685,7 +685,7 @@ def test_walk_the_look_back_rules_sandbox_and_record_pages(walk: tuple[Walk, Fla
     2-core machine; every game at both widths would take three times as
     long."""
     w, app = walk
-    before = len(w.problems)
+    before, visited = len(w.problems), len(w.visited)
     host = app.test_client()
     login(host)
     for n, game in enumerate(g for g in SEATS if g in GAMES):
@@ -719,6 +719,11 @@ def test_walk_the_look_back_rules_sandbox_and_record_pages(walk: tuple[Walk, Fla
                 w.visit(screen, f"/host/t/{record.rsplit('/', 1)[1]}/step/{step}?as=seat:0", "record look back as a seat")
     problems = w.problems[before:]
     report = "\n".join(problems)
+    pages = w.visited[visited:]
+    tv_text = {k: v for k, v in w.smallest_tv_text.items() if k in pages}
+    (ARTIFACTS / "walk-late-report.txt").write_text(
+        f"{len(pages)} pages\n" + "\n".join(pages) + "\n\nsmallest TV text (px):\n"
+        + "\n".join(f"{k}: {v:.1f}" for k, (v, _) in tv_text.items()) + "\n\nproblems:\n" + report + "\n")
     assert not problems, f"{len(problems)} problems:\n{report}"
 
 
