@@ -18,7 +18,9 @@ from companion.games.muell_money import (
     end,
     loans,
     pollution,
+    set_sale,
     sets,
+    votes,
 )
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move
@@ -34,12 +36,22 @@ EFFECTS: dict[str, Effect] = {
     "shuffle": deal.apply_shuffle,
     "deal": deal.apply_deal,
     "bribery": pollution.apply_bribery,
-    "choose": sets.apply_choose,
+    "choose": lambda state, move, lines: (
+        set_sale.apply_nominate(state, move, lines) if state.phase is Phase.SET_AUCTION
+        else sets.apply_choose(state, move, lines)
+    ),
+    "vote": votes.apply_vote,
     "play": cards.apply_play,
     "discard": cards.apply_discard,
     "keep": cards.apply_keep,
-    "bid": auction.apply_bid,
-    "no-bid": auction.apply_bid,
+    "bid": lambda state, move, lines: (
+        set_sale.apply_set_bid(state, move, lines) if state.phase is Phase.SET_AUCTION
+        else auction.apply_bid(state, move, lines)
+    ),
+    "no-bid": lambda state, move, lines: (
+        set_sale.apply_set_bid(state, move, lines) if state.phase is Phase.SET_AUCTION
+        else auction.apply_bid(state, move, lines)
+    ),
     "end": end.apply_end,
 }
 
@@ -61,10 +73,16 @@ def check(state: MuellState, move: Move) -> None:
         deal.check_deal(state, move)
     elif name == "bribery":
         pollution.check_bribery(state, move)
+    elif name == "choose" and state.phase is Phase.SET_AUCTION:
+        set_sale.check_nominate(state, move)
     elif name == "choose":
         sets.check_choose(state, move)
+    elif name == "vote":
+        votes.check_vote(state, move)
     elif name in ("play", "discard", "keep"):
         cards.check_turn(state, move)
+    elif name in ("bid", "no-bid") and state.phase is Phase.SET_AUCTION:
+        set_sale.check_set_bid(state, move)
     elif name in ("bid", "no-bid"):
         auction.check_bid(state, move)
     else:  # pragma: no cover - parse_move knows every name
