@@ -12,7 +12,8 @@ This module only wires the game's modules to the contract of
 ``companion.games.base.Game``: ``moves`` (commands → moves), ``rules``
 (check and apply, over the topic modules ``deal``, ``sets``, ``cards``,
 ``auction``, ``pollution``, ``waste``, ``loans``, ``round_end``, ``end``,
-``corrections``), ``chance`` (the software shuffle), ``status``, ``views``,
+``corrections``; for 003's simulation variant ``negotiation``, ``votes``,
+``set_sale`` and ``disaster``), ``chance`` (the software shuffle), ``status``, ``views``,
 ``hints``, ``scoring`` and ``position``.
 """
 
