@@ -36,7 +36,7 @@ CHILD = textwrap.dedent(
     sys.path.insert(0, {root!r})
     from pathlib import Path
     from companion.games import GAMES
-    GAMES["tally"] = "tests.core.tally:Tally"
+    GAMES["tally"] = "tests.tally:Tally"
     from companion.backup import make_backup, rotate
     from companion.commands import Actor, Command
     from companion.store import Store
@@ -183,7 +183,7 @@ def main(argv: list[str]) -> int:
 
     from companion.games import GAMES
 
-    GAMES.setdefault("tally", "tests.core.tally:Tally")
+    GAMES.setdefault("tally", "tests.tally:Tally")
     pulls = int(argv[0]) if argv else 50
     with tempfile.TemporaryDirectory(prefix="companion-plug-") as tmp:
         started = time.perf_counter()

@@ -192,7 +192,7 @@ def test_companion_replay_prints_the_log_and_a_step(tally: Table, tmp_path: Path
     path.write_text(json.dumps(record_of(tally)), encoding="utf-8")
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "replays to the same game (read-only)" in out and "seat 0 adds 2 [tally, Turns]" in out
+    assert "replays to the same game (read-only)" in out and "seat 0 adds 2 [core, Tally: a turn]" in out
     assert "purse" not in out  # the table screen's view: nobody's purse
     assert main(["replay", str(path), "--step", "1", "--as", "Ann"]) == 0
     out = capsys.readouterr().out
