@@ -41,7 +41,8 @@ def tally(room: Room) -> Table:
 
 
 def record_of(table: Table) -> dict[str, Any]:
-    return json.loads(json.dumps(game_record(table)))
+    record: dict[str, Any] = json.loads(json.dumps(game_record(table)))
+    return record
 
 
 def test_a_record_opens_again_as_a_read_only_table_with_the_same_log(tally: Table) -> None:

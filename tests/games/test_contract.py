@@ -107,18 +107,18 @@ def test_every_command_in_the_doc_parses(key: str, room: Room) -> None:
         assert command.get("do") in names, f"{names[0]}: the example runs {command.get('do')!r}"
         examples.append(command)
     assert len(examples) >= len(rows) - 1, "every row but an elided one has an example"
-    named = [e["actor"] for e in examples if e["actor"] not in ("host", "chance")]
-    names = list(dict.fromkeys(named))
-    names += [n for n in ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo") if n not in names]
-    table = room.open_table(key, names[: max(game.min_seats, min(len(dict.fromkeys(named)), game.max_seats))])
-    for example in examples:
-        args = dict(example)
-        who, name = args.pop("actor"), args.pop("do")
+    # a table of the seats the examples name (padded to the game's least)
+    named = list(dict.fromkeys(str(e["actor"]) for e in examples if e["actor"] not in ("host", "chance")))
+    seats = named + [n for n in ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo") if n not in named]
+    table = room.open_table(key, seats[: max(game.min_seats, min(len(named), game.max_seats))])
+    for command in examples:
+        args = dict(command)
+        who, name = str(args.pop("actor")), str(args.pop("do"))
         actor = {"host": HOST, "chance": CHANCE}.get(who) or Actor.of_seat(table.seat_names.index(who))
         try:
             game.parse(table.state, Command(actor, name, args))
         except InvalidCommand as err:
-            pytest.fail(f"{key}: the doc's example {example} does not parse: {err}")
+            pytest.fail(f"{key}: the doc's example {command} does not parse: {err}")
 
 
 def _json(text: str) -> dict[str, Any]:
