@@ -84,10 +84,12 @@ class PlugResult:
 def prepare(db: Path, pairs: int = 3000) -> None:
     """A store of a few MB: one game whose log holds ``pairs`` moves each
     taken back by an undo (the log is long, the state stays at the start)."""
+    from companion.games import get_game
     from companion.games.base import Seat, TableConfig
     from companion.store import LogEntry, StoredTable
 
-    config = TableConfig("tally", (Seat("Ann", "red"), Seat("Bob", "blue")), {"goal": "50"}, 0, {})
+    config = TableConfig("tally", (Seat("Ann", "red"), Seat("Bob", "blue")), {"goal": "50"}, 0,
+                         get_game("tally").default_edition())
     entries: list[LogEntry] = []
     said = ({"text": "Ann adds 1 to the tally, and says so at some length. " * 8},)
     for i in range(pairs):
