@@ -8,7 +8,8 @@ passes them, a new game gets them for free by being registered.
 * no hidden-value leak: what only one seat may see is not shown to another
   seat, the table screen or the host;
 * every citation met (explanation lines, refusals, hints, the options'
-  quotes) opens a passage of the text it names;
+  quotes) opens a passage of the text it names, and its quote, if any, is
+  one the text holds;
 * every command in the game's doc parses.
 
 A few short random games per game (Hypothesis picks the seeds); each game's
@@ -82,16 +83,21 @@ def test_random_games_replay_undo_and_keep_secrets(key: str, seed: int) -> None:
 
 @pytest.mark.parametrize("key", KEYS)
 def test_every_citation_met_opens_its_passage(key: str) -> None:
-    met: dict[tuple[str, str], str] = {}
+    met: dict[tuple[str, str, str], str] = {}
     for seed in (1, 2):
         for citation, where in play(key, seed).citations:
-            met.setdefault((citation.seed, citation.section), f"game {seed}, {where}")
+            met.setdefault((citation.seed, citation.section, citation.quote), f"game {seed}, {where}")
     assert met, f"{key} cited nothing"
     if not SEEDS.is_dir():
         met = {k: v for k, v in met.items() if k[0] == "core"}  # the companion's own text is always here
-    dead = sorted((seed, section, where) for (seed, section), where in met.items()
-                  if not passage(SEEDS if SEEDS.is_dir() else None, seed, section).found)
+    seeds = SEEDS if SEEDS.is_dir() else None
+    dead = sorted((seed, section, where) for (seed, section, _), where in met.items()
+                  if not passage(seeds, seed, section).found)
     assert not dead
+    # a quote is one the text holds (the rule page marks it)
+    unquoted = sorted((seed, section, quote, where) for (seed, section, quote), where in met.items()
+                      if quote and not passage(seeds, seed, section, quote).quoted)
+    assert not unquoted
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -14,3 +14,5 @@ TURN = cite("core", "Tally: a turn")
 DIE = cite("core", "Tally: the die")
 PURSE = cite("core", "Tally: a look at the purse")
 END = cite("core", "Tally: the end")
+#: with a quote: the rules page marks these words in the passage
+GOAL = cite("core", "Tally: the end", "when the tally reaches the goal, 30 or 50")

@@ -7,7 +7,7 @@ from tests.tally import citations as R
 
 GOAL = RuleOption(
     "goal", "Where the game ends",
-    (Reading("30", "at 30", (R.END,)), Reading("50", "at 50", (R.END,))),
+    (Reading("30", "at 30", (R.GOAL,)), Reading("50", "at 50", (R.GOAL,))),
     "30", disputed=False, why_default="a short game",
 )
 
