@@ -115,6 +115,7 @@ def random_game(store: Store, key: str, seed: int, steps: int, *, undo_every: in
         if step % leak_every == 0:
             check_no_leak(table)
             played.leak_checks += 1
+        check_awaiting(table)
         candidates = _candidates(table, rng)
         for actor in (HOST, CHANCE, *(Actor.of_seat(s) for s in range(seats))):
             for hint in table.game.actions(table.state, actor):
@@ -145,6 +146,16 @@ def random_game(store: Store, key: str, seed: int, steps: int, *, undo_every: in
         if end:
             table.submit(Command(HOST, "end", {"reason": "the contract test ends here"}))
     return played
+
+
+def check_awaiting(table: Table) -> None:
+    """The seats the game awaits are seats, and each can do something now."""
+    awaited = table.game.awaiting(table.state)
+    assert awaited <= set(range(len(table.seat_names))), awaited
+    for seat in awaited:
+        hints = table.game.actions(table.state, Actor.of_seat(seat))
+        assert any(h.enabled for h in hints), \
+            f"{table.game.key}: seat {seat} is awaited but has no enabled action ({table.game.status(table.state)})"
 
 
 def _game(key: str) -> Game[Any, Any]:

@@ -10,7 +10,8 @@ passes them, a new game gets them for free by being registered.
 * every citation met (explanation lines, refusals, hints, the options'
   quotes) opens a passage of the text it names, and its quote, if any, is
   one the text holds;
-* every command in the game's doc parses.
+* every command in the game's doc parses;
+* the seats the game awaits can each do something (an enabled hint).
 
 A few short random games per game (Hypothesis picks the seeds); each game's
 own random-game tests play longer ones.
