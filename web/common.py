@@ -29,7 +29,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from jinja2 import ChainableUndefined
+from jinja2 import ChainableUndefined, StrictUndefined
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -189,8 +189,9 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
     )
     app.jinja_env.filters["clock"] = clock
     # a game that drops or renames a view key must not break its page: a
-    # missing key (also a key of a missing key) draws as nothing
-    app.jinja_env.undefined = ChainableUndefined
+    # missing key (also a key of a missing key) draws as nothing.  Under test
+    # (TESTING) a missing key fails loudly instead, so a typo cannot hide
+    app.jinja_env.undefined = StrictUndefined if app.testing else ChainableUndefined
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 

@@ -86,7 +86,7 @@ def join_code_right(code: str) -> bool:
 def join_code(code: str) -> BaseResponse:
     d = dash()
     if not join_code_right(code):
-        return Response(render_template("join.html", bad_code=True), status=403)
+        return Response(render_template("join.html", bad_code=True, freed=False), status=403)
     wanted = request.args.get("t")
     tables = [t for t in d.tables() if not d.finished(t)]
     if wanted:
