@@ -28,36 +28,6 @@ MAX_LINES = 500
 REQUIRED = ("__init__.py", "game.py", "citations.py", "components.py", "components.json", "state.py",
             "moves.py", "rules.py", "views.py", "hints.py", "scoring.py")
 
-#: What today's game packages break, while three branches move them into
-#: the shape.  The test asserts the violations found EQUAL this set, so a
-#: fixed violation fails here until its line is removed: the lead empties
-#: this set when merging those branches.
-KNOWN_VIOLATIONS: frozenset[str] = frozenset({
-    "money_maker: circle bank_run → engine → bank_run",
-    "money_maker: circle engine → scoring → engine",
-    "money_maker: circle game → hints → game",
-    "money_maker: engine.py is over 500 lines",
-    "money_maker: hints.py imports game.py",
-    "money_maker: missing rules.py",
-    "money_maker: missing views.py",
-    "muell_money: circle game → hints → game",
-    "muell_money: game.py is over 500 lines",
-    "muell_money: hints.py imports game.py",
-    "muell_money: missing rules.py",
-    "muell_money: missing views.py",
-    "world_of_waste: circle deck_out → game → deck_out",
-    "world_of_waste: circle game → position → game",
-    "world_of_waste: deck_out.py imports game.py",
-    "world_of_waste: game.py is over 500 lines",
-    "world_of_waste: missing citations.py",
-    "world_of_waste: missing components.py",
-    "world_of_waste: missing hints.py",
-    "world_of_waste: missing moves.py",
-    "world_of_waste: missing rules.py",
-    "world_of_waste: missing state.py",
-    "world_of_waste: missing views.py",
-    "world_of_waste: position.py imports game.py",
-})
 
 
 @dataclass(frozen=True)
@@ -158,10 +128,7 @@ def test_every_game_package_has_the_shape() -> None:
     found: set[str] = set()
     for package in game_packages():
         found |= violations(package)
-    new = sorted(found - KNOWN_VIOLATIONS)
-    fixed = sorted(KNOWN_VIOLATIONS - found)
-    assert not new, f"the game packages break the shape (docs/adding-a-game.md): {new}"
-    assert not fixed, f"fixed, so take them out of KNOWN_VIOLATIONS: {fixed}"
+    assert not found, f"the game packages break the shape (docs/adding-a-game.md): {sorted(found)}"
 
 
 def test_the_example_game_has_the_shape_exactly() -> None:
