@@ -13,6 +13,8 @@ BENCHMARKS: dict[str, str] = {
     "uploads": "benchmarks.uploads",
     "dispute": "benchmarks.dispute",
     "lookback": "benchmarks.lookback",
+    "live": "benchmarks.live",
+    "soak": "benchmarks.soak",
 }
 
 
