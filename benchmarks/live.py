@@ -22,6 +22,7 @@ are wall time and carry the machine's load (noted in the section).
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import functools
 import http.client
@@ -282,13 +283,14 @@ class Live:
                 self.errors.append(f"{resp.status}")
                 return
             gz = zlib.decompressobj(16 + zlib.MAX_WBITS) if resp.getheader("Content-Encoding") == "gzip" else None
+            utf8 = codecs.getincrementaldecoder("utf-8")()  # a chunk may end inside a character
             text = ""
             while not self.stop.is_set():
                 chunk = resp.read1(65536)
                 if not chunk:
                     break
                 self.bytes_in += len(chunk)
-                text += gz.decompress(chunk).decode() if gz else chunk.decode()
+                text += utf8.decode(gz.decompress(chunk) if gz else chunk)
                 now = time.perf_counter()
                 while "\n\n" in text:
                     event, text = text.split("\n\n", 1)
@@ -313,13 +315,14 @@ class Live:
                 self.errors.append(f"{resp.status}")
                 return
             gz = zlib.decompressobj(16 + zlib.MAX_WBITS) if resp.getheader("Content-Encoding") == "gzip" else None
+            utf8 = codecs.getincrementaldecoder("utf-8")()  # a chunk may end inside a character
             text = ""
             while "event: view" not in text:
                 chunk = resp.read1(65536)
                 if not chunk:
                     self.errors.append("ended before a view")
                     return
-                text += gz.decompress(chunk).decode() if gz else chunk.decode()
+                text += utf8.decode(gz.decompress(chunk) if gz else chunk)
         except (OSError, ValueError, zlib.error, http.client.HTTPException) as err:
             self.errors.append(f"{type(err).__name__}: {err}")
         finally:

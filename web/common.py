@@ -43,6 +43,7 @@ from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
 from web.live import SHARED_CSRF, Gzip, LiveState, ViewKey, accepts_gzip, with_csrf
+from web.memo import MemoExtension, board_key, memo_url_for
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 
@@ -192,6 +193,10 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         store_banner=store_banner,
         dom_id=dom_id,
     )
+    # a board is drawn once per distinct view, an address built once (web/memo.py)
+    app.jinja_env.add_extension(MemoExtension)
+    app.jinja_env.globals["board_key"] = board_key
+    app.jinja_env.globals["url_for"] = memo_url_for(app.url_for)
     app.jinja_env.filters["clock"] = clock
     # a game that drops or renames a view key must not break its page: a
     # missing key (also a key of a missing key) draws as nothing
@@ -473,9 +478,10 @@ def stream(
     ``goto`` is asked first on every turn of the loop, before anything is
     rendered: a seat's stream asks whether its phone still holds the seat,
     so a seat the host freed (or gave to another phone) gets no more views
-    and its stream ends at once (:meth:`Table.nudge` wakes it).  A client
-    that goes away ends its stream at once too (:class:`web.live.Disconnects`
-    wakes it), not at the next keep-alive."""
+    and its stream ends at once (:meth:`Table.nudge` wakes it, through
+    :class:`web.live.Wakers`).  A client that goes away ends its stream at
+    once too (:class:`web.live.Disconnects` wakes it alone), not at the next
+    keep-alive."""
     keepalive = float(current_app.config["COMPANION_KEEPALIVE"])
     poll = float(current_app.config["COMPANION_POLL"])
     live = live_state()
@@ -498,12 +504,14 @@ def stream(
         return gzip.chunk(text) if gzip is not None else text.encode("utf-8")
 
     def events() -> Iterator[bytes]:
-        watch = live.disconnects.watch(environ, table.nudge)
+        wake = live.wakers.join(table)
+        watch = live.disconnects.watch(environ, wake.set)
         try:
             yield out("retry: 2000\n\n")
             last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
             last_sent = time.monotonic()
             while not watch.gone:
+                wake.clear()  # before looking: a change from now on wakes the wait below
                 if goto is not None:
                     target = goto()
                     if target:
@@ -516,12 +524,14 @@ def stream(
                     last = now_mark
                     yield out(with_csrf(live.renders.get(key(), mark, view_event), token))
                     last_sent = time.monotonic()
-                table.wait_for_change(last[0], timeout=poll)
+                if table.state_no == last[0]:
+                    wake.wait(timeout=poll)
                 if time.monotonic() - last_sent >= keepalive and not watch.gone:
                     yield out(": keep-alive\n\n")
                     last_sent = time.monotonic()
         finally:
             live.disconnects.unwatch(watch)
+            live.wakers.leave(table, wake)
 
     resp = Response(stream_with_context(events()), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"

@@ -38,8 +38,6 @@ from markupsafe import escape
 SHARED_CSRF = "shared-csrf-" + secrets.token_hex(16)
 #: distinct views kept (each holds one fragment, some 20-60 KB)
 VIEWS_KEPT = 256
-#: how often a stream whose client has gone is woken again until it ends (s)
-REWAKE = 0.05
 
 
 @dataclass(frozen=True)
@@ -221,16 +219,14 @@ class Watch:
 class Disconnects:
     """Tells streams at once that their client has gone: one daemon thread
     waits (``epoll``) on every open stream's socket for a hang-up, marks the
-    stream gone and wakes it (``on_gone``: the table's nudge), again every
-    :data:`REWAKE` seconds until the stream has ended (a wake that came
-    while the stream was not yet waiting is not lost).  Where there is no
-    socket (another server) or no ``epoll``, a stream still checks its
-    client on every turn of its loop (``Watch.gone``)."""
+    stream gone and wakes that stream alone (``on_gone``: its own
+    :class:`Wakers` event, so a storm of closes wakes no other stream).
+    Where there is no socket (another server) or no ``epoll``, a stream
+    still checks its client on every turn of its loop (``Watch.gone``)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._watched: dict[int, Watch] = {}
-        self._waking: set[Watch] = set()
         self._poll: Any = None
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -248,7 +244,6 @@ class Disconnects:
         """The stream has ended."""
         with self._lock:
             watch.ended = True
-            self._waking.discard(watch)
             self._forget(watch)
 
     def _forget(self, watch: Watch) -> None:
@@ -285,12 +280,8 @@ class Disconnects:
 
     def _run(self) -> None:
         while not self._stopping:
-            with self._lock:
-                waking = list(self._waking)
-            for watch in waking:
-                watch.wake()
             try:
-                events = self._poll.poll(REWAKE if waking else 1.0)
+                events = self._poll.poll(1.0)
             except InterruptedError:
                 continue
             except (OSError, ValueError):
@@ -307,11 +298,62 @@ class Disconnects:
                     self._forget(found)
                     if closed:
                         found.set_gone()
-                        if not found.ended:
-                            self._waking.add(found)
+                if closed and not found.ended:
+                    found.wake()
 
     def stop(self) -> None:
         self._stopping = True
+
+
+class Wakers:
+    """Wakes a table's streams when it changes, each through an event of its
+    own: one thread per table with open streams waits for the table
+    (:meth:`Table.wait_for_change`: a new state, a nudge, or every ``poll``
+    seconds) and sets every stream's event.  A stream whose client has gone
+    is woken alone (its own event), not with every stream of its table."""
+
+    def __init__(self, poll: float = 1.0) -> None:
+        self.poll = poll
+        self._lock = threading.Lock()
+        self._tables: dict[int, tuple[Any, set[threading.Event]]] = {}
+
+    def join(self, table: Any) -> threading.Event:
+        event = threading.Event()
+        with self._lock:
+            found = self._tables.get(id(table))
+            if found is None or found[0] is not table:
+                found = (table, set())
+                self._tables[id(table)] = found
+                threading.Thread(target=self._run, args=(table,), name="companion-wakers", daemon=True).start()
+            found[1].add(event)
+        return event
+
+    def leave(self, table: Any, event: threading.Event) -> None:
+        with self._lock:
+            found = self._tables.get(id(table))
+            if found is not None and found[0] is table:
+                found[1].discard(event)
+
+    @property
+    def tables(self) -> int:
+        with self._lock:
+            return len(self._tables)
+
+    def _run(self, table: Any) -> None:
+        seen = table.state_no
+        while True:
+            with self._lock:
+                found = self._tables.get(id(table))
+                if found is None or found[0] is not table:
+                    return
+                if not found[1]:  # no stream left: this thread ends
+                    del self._tables[id(table)]
+                    return
+            seen = table.wait_for_change(seen, timeout=self.poll)
+            with self._lock:
+                events = list(found[1])
+            for event in events:
+                event.set()
 
 
 @dataclass
@@ -320,3 +362,4 @@ class LiveState:
 
     renders: LiveRenders = field(default_factory=LiveRenders)
     disconnects: Disconnects = field(default_factory=Disconnects)
+    wakers: Wakers = field(default_factory=Wakers)

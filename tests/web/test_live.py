@@ -302,3 +302,49 @@ def test_the_cap_leaves_room_under_the_descriptor_limit() -> None:
     assert usable_cap(100, soft_limit=4096) == 100
     assert usable_cap(100, soft_limit=256) < 256 - FD_RESERVE
     assert usable_cap(500, soft_limit=64) >= 8
+
+
+# drawn once: the board, the addresses ---------------------------------------------------------
+def test_the_board_is_drawn_once_for_the_table_screen_and_every_phone_at_one_state(
+        app: Flask, host: FlaskClient) -> None:
+    tid = open_table(host, "secretive", ["Ann", "Bob", "Cy"])
+    phones = [phone(app, tid, s) for s in range(3)]
+    parts = app.jinja_env.memo_parts  # type: ignore[attr-defined]
+    before = parts.misses
+    tv = app.test_client().get(f"/t/{tid}/live").text
+    seat_pages = [p.get(f"/s/{tid}/{s}/live").text for s, p in enumerate(phones)]
+    assert parts.misses - before == 1  # one board drawn; the phones' "The table" reused it
+    board = tv[tv.index('<div class="game-view'):]
+    board = board[:board.index("</div>") + 6]
+    for s, page in enumerate(seat_pages):
+        assert board in page
+        assert f"SECRET-{s}-" in page  # the seat's own secrets are in its page, outside the board
+        for other in {0, 1, 2} - {s}:
+            assert f"SECRET-{other}-" not in page
+    table = dashboard_of(app).room.get(tid)
+    table.submit(Command(Actor.of_seat(0), "pay", {"amount": 3}, table.state_no, "phone"))
+    after = [p.get(f"/s/{tid}/{s}/live").text for s, p in enumerate(phones)]
+    assert "PURSE-0:7" in after[0] and "PURSE-0:" not in after[1] + after[2]
+    assert "PURSE-1:10" in after[1] and "PURSE-1:" not in after[0] + after[2]
+
+
+def test_a_board_holding_a_seat_s_secret_is_never_reused_for_another_viewer() -> None:
+    from web.memo import board_key
+
+    public = {"game": "g", "game_view": {"pot": 1}, "log": [1], "viewer": {"seat": None}}
+    seat_0 = {**public, "game_view": {"pot": 1, "word": "SECRET-0"}, "viewer": {"seat": 0}}
+    seat_1 = {**public, "game_view": {"pot": 1, "word": "SECRET-1"}, "viewer": {"seat": 1}}
+    keys = {board_key(v) for v in (public, seat_0, seat_1)}
+    assert len(keys) == 3 and "" not in keys
+    assert board_key({**public, "log": [2], "viewer": {"seat": 2}}) == board_key(public)
+
+
+def test_remembered_addresses_are_the_ones_url_for_builds(app: Flask) -> None:
+    url_for = app.jinja_env.globals["url_for"]
+    with app.test_request_context("/"):
+        first = url_for("screen.rule", seed="004", section="Raw Materials", quote="a & b")
+        assert first == url_for("screen.rule", seed="004", section="Raw Materials", quote="a & b")
+        assert url_for("screen.rule", seed="004", section="Other", quote="") != first
+        assert url_for("screen.table_screen", table_id="t-1", _external=True).startswith("http://")
+    with app.test_request_context("/", environ_overrides={"SCRIPT_NAME": "/under"}):
+        assert url_for("screen.rule", seed="004", section="Raw Materials", quote="a & b") == "/under" + first
