@@ -27,6 +27,7 @@ import contextlib
 import functools
 import http.client
 import json
+import multiprocessing
 import os
 import resource
 import signal
@@ -429,6 +430,42 @@ def _shutdown_client(client: Live) -> None:
             sock.shutdown(socket.SHUT_RDWR)
 
 
+def _crowd(port: int, targets: list[tuple[str, str]], opens: int, workers: int, answers: Any) -> None:
+    """``opens`` quick stream opens and closes, ``workers`` at a time; how
+    each was answered goes into ``answers``."""
+    outcomes: dict[str, int] = {}
+    lock = threading.Lock()
+    left = [opens]
+
+    def one() -> None:
+        while True:
+            with lock:
+                if left[0] <= 0:
+                    return
+                left[0] -= 1
+                n = left[0]
+            path, cookies = targets[n % len(targets)]
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                conn.request("GET", path + "?seen=0", headers={"Cookie": cookies, "Accept-Encoding": "gzip"})
+                resp = conn.getresponse()
+                if resp.status == 200:
+                    resp.read1(65536)  # the first event, then away (a phone locking its screen)
+                key = str(resp.status)
+                conn.close()
+            except (OSError, http.client.HTTPException) as err:
+                key = type(err).__name__
+            with lock:
+                outcomes[key] = outcomes.get(key, 0) + 1
+
+    crowd = [threading.Thread(target=one, daemon=True) for _ in range(workers)]
+    for t in crowd:
+        t.start()
+    for t in crowd:
+        t.join()
+    answers.put(outcomes)
+
+
 def storm(variant: Variant, opens: int, workers: int) -> dict[str, Any]:
     """``opens`` quick stream opens and closes (``workers`` at a time) at a
     server limited to 256 descriptors, while two live pages watch a table
@@ -453,44 +490,23 @@ def storm(variant: Variant, opens: int, workers: int) -> dict[str, Any]:
             sent_quiet[s] = at
             time.sleep(0.2)
         idle_threads, idle_fds = threads_and_fds(pid)
-        outcomes: dict[str, int] = {}
-        lock = threading.Lock()
-        left = [opens]
         targets = server.targets()
-
-        def one() -> None:
-            while True:
-                with lock:
-                    if left[0] <= 0:
-                        return
-                    left[0] -= 1
-                    n = left[0]
-                path, cookies = targets[n % len(targets)]
-                try:
-                    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-                    conn.request("GET", path + "?seen=0", headers={"Cookie": cookies, "Accept-Encoding": "gzip"})
-                    resp = conn.getresponse()
-                    if resp.status == 200:
-                        resp.read1(65536)  # the first event, then away (a phone locking its screen)
-                    key = str(resp.status)
-                    conn.close()
-                except OSError as err:
-                    key = type(err).__name__
-                with lock:
-                    outcomes[key] = outcomes.get(key, 0) + 1
-
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         cpu0 = cpu_seconds(pid)
         sent_storm: dict[int, float] = {}
-        crowd = [threading.Thread(target=one, daemon=True) for _ in range(workers)]
+        # the crowd runs in a process of its own: its threads must not hold up
+        # the watching pages' reading in this one
+        ctx = multiprocessing.get_context("fork")
+        answers: Any = ctx.Queue()
+        crowd = ctx.Process(target=_crowd, args=(server.port, targets, opens, workers, answers), daemon=True)
         started = time.perf_counter()
-        for t in crowd:
-            t.start()
-        while any(t.is_alive() for t in crowd):
+        crowd.start()
+        while crowd.is_alive():
             s, at = server.act()
             sent_storm[s] = at
             time.sleep(0.2)
+        outcomes: dict[str, int] = answers.get(timeout=10)
         storm_s = time.perf_counter() - started
         cpu1 = cpu_seconds(pid)
         time.sleep(2.5)
