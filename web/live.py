@@ -130,11 +130,6 @@ class LiveRenders:
             self.counts.by_key[key] = self.counts.by_key.get(key, 0) + 1
         return text
 
-    def forget_table(self, table_id: str) -> None:
-        with self._lock:
-            for key in [k for k in self._views if k.table_id == table_id]:
-                del self._views[key]
-
 
 def with_csrf(text: str, token: str) -> str:
     """A shared render with this viewer's CSRF token in its forms."""
