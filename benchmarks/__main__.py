@@ -14,6 +14,8 @@ BENCHMARKS: dict[str, str] = {
     "dispute": "benchmarks.dispute",
     "lookback": "benchmarks.lookback",
     "start": "benchmarks.start",
+    "live": "benchmarks.live",
+    "soak": "benchmarks.soak",
 }
 
 
