@@ -71,7 +71,8 @@ def walk(script: Path) -> Walk:
 
 
 def frozen(obj: Any) -> bool:
-    return dataclasses.is_dataclass(obj) and obj.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    params = getattr(type(obj), "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
 
 
 def mutable_parts(obj: Any, path: str = "state", found: dict[int, str] | None = None) -> dict[int, str]:
