@@ -24,10 +24,17 @@ from companion.games.muell_money.components import (
 )
 from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.moves import Move, acting_seat
+from companion.games.muell_money.negotiation import (
+    check_proposal,
+    negotiation_must_pay,
+    red_zone_stop,
+    source,
+    start_vote,
+)
 from companion.games.muell_money.round_end import end_round
-from companion.games.muell_money.state import Auction, MuellState, Phase, mat_value
+from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
 from companion.games.muell_money.status import need_turn
-from companion.games.muell_money.waste import dispose, has_room, inspect, produce
+from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
 from companion.games.muell_money.words import card_list, money, plural, raw
 from companion.rules import Explanation, say
 
@@ -72,6 +79,8 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             raise IllegalMove(f"{me.name} holds no Adviser to play with {card}", R.ADVISER)
         if card == BRIBERY:
             raise IllegalMove("Bribery cannot be played with an Adviser", R.BRIBERY_NO_ADVISER)
+        if card == GROWTH and in_variant(state):
+            raise IllegalMove("in the simulation variant an Adviser can no longer be played with Growth", R.V_ADVISER)
     factor = comp.adviser_factor if adviser else 1
     if card == BRIBERY:
         raise IllegalMove(
@@ -104,7 +113,15 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             raise IllegalMove(
                 f"an Order needs {raw(need_raw)} and {me.name} has {me.raw}", R.ORDER
             )
+        if in_variant(state):
+            red_zone_stop(state, seat)
         if not has_room(state, seat, waste):
+            if in_variant(state):
+                raise IllegalMove(
+                    f"an Order makes {waste} waste and the common waste marker is on {state.common_waste} "
+                    f"of {waste_max(state)}: no room on the common board",
+                    R.ORDER_WASTE,
+                )
             raise IllegalMove(
                 f"an Order makes {waste} waste and {me.name}'s storage holds {me.waste} of {comp.waste_max}: no room",
                 R.ORDER_WASTE,
@@ -144,10 +161,59 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             raise IllegalMove(
                 f"Innovate costs {money(cost)} in cash: take a loan first", R.INNOVATE
             )
+    elif card == INSPECTION and in_variant(state):
+        check_negotiation(state, seat, move, factor)
     elif card in (RAW, DISPOSAL, INSPECTION):
         return
     elif card == POLLUTION:  # pragma: no cover - never in a hand
         raise IllegalMove("the Pollution Check is never played", R.CHECK)
+
+
+def check_negotiation(state: MuellState, seat: int, move: Move, factor: int) -> None:
+    """The simulation variant's Negotiation (the Waste Inspection card): its
+    old effect is gone; its player may move the common marker back one space
+    for 1 M (with an Adviser, two spaces for 2 M)."""
+    values = state.comp.variant
+    assert values is not None
+    must = negotiation_must_pay(state)
+    if must is not None and not move.use:
+        raise IllegalMove(
+            f"a Negotiation now always moves the common waste marker back and costs "
+            f"{money(values.negotiation_back_cost * factor)} (rule {source(must)})",
+            R.V_RULE_1,
+        )
+    if must is None and move.use and state.common_waste == 0:
+        raise IllegalMove(
+            "the common waste marker is already on its first space: there is nothing to move back",
+            R.V_NEGOTIATION_BACK,
+        )
+    check_proposal(state, move)
+
+
+def apply_negotiation(state: MuellState, seat: int, move: Move, factor: int, lines: list[Explanation]) -> None:
+    me = state.seats[seat]
+    values = state.comp.variant
+    assert values is not None
+    with_adv = " with an Adviser" if move.adviser else ""
+    if move.use:
+        cost = values.negotiation_back_cost * factor
+        pay_bank(state, seat, cost, lines)
+        before, after = dispose(state, seat, values.negotiation_back_steps * factor)
+        must = negotiation_must_pay(state)
+        lines.append(
+            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: pays {money(cost)}, "
+                f"common waste marker {before} → {after}"
+                + (f" (rule {source(must)})" if must else ""),
+                R.V_NEGOTIATION, R.V_RULE_1 if must else R.V_NEGOTIATION_BACK,
+                *((R.ADVISER,) if move.adviser else ()))
+        )
+    else:
+        lines.append(
+            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: the common waste marker stays "
+                f"on {state.common_waste}", R.V_NEGOTIATION)
+        )
+    if move.proposal:
+        start_vote(state, seat, move, lines)
 
 
 def innovate_steps(move: Move, factor: int) -> list[str]:
@@ -208,15 +274,18 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         state.supply += need_raw
         me.cash += income
         state.bank_out += income
-        before = produce(state, seat, waste)
+        before, after = produce(state, seat, waste)
+        meter = "common waste marker" if in_variant(state) else "waste"
+        stopped = " (the board's last space)" if in_variant(state) and after < before + waste else ""
         lines.append(
             say(
                 f"{me.name} fills an Order{with_adv}: {raw(need_raw)} back to the supply, "
                 f"receives {money(income)} (column {me.column}"
                 + (f" + {money(comp.adviser_order_bonus)} Adviser" if adv else "")
-                + f"), waste {before} → {me.waste}",
+                + f"), {meter} {before} → {after}{stopped}",
                 R.ORDER,
                 *((R.ADVISER,) if adv else ()),
+                *((R.V_ADVANCE,) if in_variant(state) else ()),
             )
         )
     elif card == RAW:
@@ -281,8 +350,18 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
             say(f"{me.name} innovates{with_adv}: pays {money(cost)}; {', '.join(moved)}", R.INNOVATE)
         )
     elif card == DISPOSAL:
-        before = dispose(state, seat, comp.waste_disposal_steps * factor)
-        lines.append(say(f"{me.name} disposes of waste{with_adv}: waste {before} → {me.waste}", R.DISPOSAL))
+        if in_variant(state):
+            assert comp.variant is not None
+            before, after = dispose(state, seat, comp.variant.waste_disposal_steps * factor)
+            lines.append(say(f"{me.name} disposes of waste{with_adv}: common waste marker {before} → {after}",
+                             R.DISPOSAL, R.V_DISPOSAL))
+        else:
+            before, after = dispose(state, seat, comp.waste_disposal_steps * factor)
+            lines.append(say(f"{me.name} disposes of waste{with_adv}: waste {before} → {after}", R.DISPOSAL))
+    elif card == INSPECTION and in_variant(state):
+        apply_negotiation(state, seat, move, factor, lines)
+        if state.phase is Phase.VOTE:
+            return  # play goes on after the vote (votes.py)
     elif card == INSPECTION:
         levels = inspect(state, seat, comp.waste_inspection_steps * factor)
         parts = [f"{state.name(k)} {before} → {after}" for k, (before, after) in enumerate(levels)]

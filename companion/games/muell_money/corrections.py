@@ -10,8 +10,8 @@ from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
-from companion.games.muell_money.state import MuellState
-from companion.games.muell_money.waste import zone_text
+from companion.games.muell_money.state import MuellState, in_variant
+from companion.games.muell_money.waste import track, zone_text
 from companion.games.muell_money.words import money
 from companion.rules import Explanation
 
@@ -37,6 +37,14 @@ def check_correct(state: MuellState, move: Move) -> None:
             refuse(f"the supply holds only {state.supply} (correct the supply first if it is wrong)")
     if target == "supply" and to < 0:
         refuse("it cannot be negative")
+    if target == "common_waste":
+        if not in_variant(state):
+            refuse("the table does not play the simulation variant: each seat has its own waste storage")
+        if not 0 <= to <= track(state).max:
+            refuse(f"the common waste board runs from 0 to {track(state).max}")
+        return
+    if target == "waste" and in_variant(state):
+        refuse("in the simulation variant waste is kept on the common board: correct the common waste marker")
     if target == "waste" and not 0 <= to <= comp.waste_max:
         refuse(f"the waste meter runs from 0 to {comp.waste_max}")
     if target == "column" and to not in comp.columns:
@@ -50,6 +58,11 @@ def check_correct(state: MuellState, move: Move) -> None:
 def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     comp = state.comp
     to, target, reason = move.amount, move.target, move.reason
+    if target == "common_waste":
+        old = state.common_waste
+        state.common_waste = to
+        lines.extend(correction_lines("", "common waste marker", str(old), str(to), reason, extra=zone_text(state, to)))
+        return
     if move.seat is None:  # the supply
         old = state.supply
         state.supply = to

@@ -64,6 +64,12 @@ def apply_end(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         lot = state.auction.lot
         state.supply += lot
         skipped.append(f"the auction is called off (the {raw(lot)} {'goes' if lot == 1 else 'go'} back to the supply)")
+    if state.vote is not None:
+        skipped.append(f"vote {state.vote.number} is called off (nothing is adopted)")
+    if state.set_sale is not None:
+        skipped.append("the auction of the sets is called off")
+    state.vote = None
+    state.set_sale = None
     state.auction = None
     state.check = None
     state.turn = None

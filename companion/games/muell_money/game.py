@@ -12,7 +12,8 @@ This module only wires the game's modules to the contract of
 ``companion.games.base.Game``: ``moves`` (commands → moves), ``rules``
 (check and apply, over the topic modules ``deal``, ``sets``, ``cards``,
 ``auction``, ``pollution``, ``waste``, ``loans``, ``round_end``, ``end``,
-``corrections``), ``chance`` (the software shuffle), ``status``, ``views``,
+``corrections``; for 003's simulation variant ``negotiation``, ``votes``,
+``set_sale`` and ``disaster``), ``chance`` (the software shuffle), ``status``, ``views``,
 ``hints``, ``scoring`` and ``position``.
 """
 
@@ -85,6 +86,11 @@ class MuellMoney(Game[MuellState, Move]):
                 f"the component data has no waste zone set {options['waste_zones']!r} "
                 f"(it has: {', '.join(comp.zones)})"
             )
+        if options["variant"] == "simulation" and (comp.variant is None or len(config.seats) not in comp.common_tracks):
+            raise SetupError(
+                f"the simulation variant needs the component data's common waste board for {len(config.seats)} seats "
+                "and its 'simulation_variant' values"
+            )
         seats = [
             SeatState(
                 name=s.name,
@@ -107,6 +113,8 @@ class MuellMoney(Game[MuellState, Move]):
             discard={k.name: 0 for k in comp.kinds},
             supply=comp.supply_total - comp.start_raw * len(seats),
             bank_out=comp.start_cash * len(seats),
+            common_waste=comp.common_start,
+            furthest_column=comp.start_column,
         )
         new_grid(state)
         return state

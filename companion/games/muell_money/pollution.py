@@ -12,8 +12,8 @@ from companion.games.muell_money.end import game_over_line
 from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.sets import advance
-from companion.games.muell_money.state import MuellState, PendingCheck, Phase, SeatState
-from companion.games.muell_money.waste import zone, zone_text
+from companion.games.muell_money.state import MuellState, PendingCheck, Phase, SeatState, in_variant
+from companion.games.muell_money.waste import level, seat_zone, where, zone_text
 from companion.games.muell_money.words import money
 from companion.rules import Citation, Explanation, say
 
@@ -31,18 +31,43 @@ def check_bribery(state: MuellState, move: Move) -> None:
         )
 
 
+def checked(state: MuellState) -> list[int]:
+    """The seats a Pollution Check looks at: every seat, or in the
+    simulation variant read as ``polluters``, those that moved the common
+    marker forward since the last check."""
+    if in_variant(state) and state.options["common_check"] == "polluters":
+        return list(state.polluters)
+    return list(range(state.n))
+
+
+def check_cites(state: MuellState) -> tuple[Citation, ...]:
+    """The variant's own citations for a check on the common board."""
+    if not in_variant(state):
+        return ()
+    return (R.V_BOARD, *((R.V_ADVANCE,) if state.options["common_check"] == "polluters" else ()))
+
+
 def start_check(state: MuellState, *, final: bool, lines: list[Explanation]) -> None:
     pending: list[int] = []
+    looked_at = checked(state)
+    label = "Final pollution check" if final else "Pollution Check"
     for k in range(state.n):
         seat = (state.start_seat + k) % state.n
         me = state.seats[seat]
-        if zone(state, me.waste) != "green" and BRIBERY in cards_held(me):
+        if seat not in looked_at:
+            lines.append(
+                say(f"{label}: {me.name} filled no Order since the last check and is not checked",
+                    R.CHECK, *check_cites(state))
+            )
+            continue
+        if seat_zone(state, seat) != "green" and BRIBERY in cards_held(me):
             pending.append(seat)
             lines.append(
                 say(
-                    f"{'Final pollution check' if final else 'Pollution Check'}: {me.name}'s waste is {me.waste} "
-                    f"({zone_text(state, me.waste)}): {me.name} holds Bribery and decides whether to use it",
+                    f"{label}: {where(state, seat)} "
+                    f"({zone_text(state, level(state, seat))}): {me.name} holds Bribery and decides whether to use it",
                     R.BRIBERY_ONLY,
+                    *((R.V_BRIBERY,) if in_variant(state) else ()),
                 )
             )
         else:
@@ -58,23 +83,41 @@ def cards_held(me: SeatState) -> list[str]:
     return [*me.hand, *([me.retained] if me.retained else [])]
 
 
+def fine_and_steps(state: MuellState, seat: int, final: bool) -> tuple[int, int]:
+    """The fine ``seat`` faces at this check and the columns it moves back
+    (before the left edge): the printed penalty of its zone; in the
+    simulation variant read as ``common_fine`` ``split``, the fine shared
+    among the checked seats (each share rounded up)."""
+    table = "french_end" if final and state.options["final_check"] == "french-end" else "normal"
+    penalty = state.comp.penalties[table][seat_zone(state, seat)]
+    fine = penalty.fine
+    if in_variant(state) and state.options["common_fine"] == "split" and fine:
+        fine = -(-fine // max(1, len(checked(state))))
+    return fine, penalty.steps_left
+
+
 def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: list[Explanation]) -> None:
     me = state.seats[seat]
     comp = state.comp
-    where = zone(state, me.waste)
+    zone_now = seat_zone(state, seat)
     label = "Final pollution check" if final else "Pollution Check"
-    head = f"{label}: {me.name}'s waste is {me.waste} ({zone_text(state, me.waste)})"
+    head = f"{label}: {where(state, seat)} ({zone_text(state, level(state, seat))})"
+    if in_variant(state):
+        head += f" for {me.name}"
     cites: tuple[Citation, ...] = (R.CHECK, R.ZONES)
     if final:
         cites = (R.FINAL_CHECK_FR, R.ZONES) if state.options["final_check"] == "french-end" else (R.FINAL_CHECK, R.CHECK, R.ZONES)
-    if where == "green":
+    if in_variant(state):
+        cites = (*(c for c in cites if c != R.ZONES), *check_cites(state), R.V_TRACK)
+    if zone_now == "green":
         lines.append(say(f"{head}: nothing happens", *cites))
         return
-    table = "french_end" if final and state.options["final_check"] == "french-end" else "normal"
-    penalty = comp.penalties[table][where]
+    fine_due, steps_left = fine_and_steps(state, seat, final)
+    if in_variant(state) and state.options["common_fine"] == "split":
+        cites = (*cites, R.V_BOARD)
     left_edge = min(comp.columns)
     if bribed:
-        fine = penalty.fine if state.options["bribery"] == "fine-still-paid" else 0
+        fine = fine_due if state.options["bribery"] == "fine-still-paid" else 0
         total = fine + comp.bribery_cost
         pay_bank(state, seat, total, lines)
         paid = f"pays {money(comp.bribery_cost)} bribe" + (f" and the {money(fine)} fine" if fine else "")
@@ -86,11 +129,11 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
             )
         )
         return
-    pay_bank(state, seat, penalty.fine, lines)
+    pay_bank(state, seat, fine_due, lines)
     before = me.column
-    me.column = max(left_edge, me.column - penalty.steps_left)
+    me.column = max(left_edge, me.column - steps_left)
     move = f"factory {before} → {me.column}" if before != me.column else f"factory stays at {before} (the left edge)"
-    lines.append(say(f"{head}: pays {money(penalty.fine)}, {move}", *cites))
+    lines.append(say(f"{head}: pays {money(fine_due)}, {move}", *cites))
 
 
 def apply_bribery(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -114,6 +157,7 @@ def finish_check(state: MuellState, lines: list[Explanation]) -> None:
     check = state.check
     assert check is not None
     state.check = None
+    state.polluters = []  # the next check counts the Orders filled from now on
     if check.final:
         state.phase = Phase.OVER
         lines.append(game_over_line(state))

@@ -6,6 +6,7 @@ player moves left, the sets are dealt)."""
 from __future__ import annotations
 
 from companion.games.muell_money import citations as R
+from companion.games.muell_money.disaster import watch
 from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.pollution import start_check
 from companion.games.muell_money.sets import advance, new_grid
@@ -30,6 +31,7 @@ def end_round(state: MuellState, lines: list[Explanation]) -> None:
         )
         start_check(state, final=True, lines=lines)
         return
+    watch(state, lines)
     if state.pollution_seen:
         kept = [s.retained for s in state.seats if s.retained]
         state.deck = {k.name: k.copies for k in state.comp.kinds}

@@ -2,7 +2,9 @@
 moves.  Each topic's own checks and effects live in its module: ``deal``,
 ``sets`` (choosing them), ``cards`` (playing them), ``auction``,
 ``pollution`` (Pollution Checks and Bribery), ``loans``, ``round_end``,
-``end`` and ``corrections``."""
+``end`` and ``corrections``; the simulation variant adds ``negotiation``
+(proposals and adopted rules), ``votes``, ``set_sale`` (adopted rule 3) and
+``disaster``."""
 
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from companion.games.muell_money import (
     end,
     loans,
     pollution,
+    set_sale,
     sets,
+    votes,
 )
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move
@@ -28,18 +32,35 @@ from companion.rules import EARLY_END, Explanation, say
 
 Effect = Callable[[MuellState, Move, list[Explanation]], None]
 
+def _choose(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    """``choose``: a set taken, or (adopted rule 3) a set named for auction."""
+    if state.phase is Phase.SET_AUCTION:
+        set_sale.apply_nominate(state, move, lines)
+    else:
+        sets.apply_choose(state, move, lines)
+
+
+def _bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    """``bid`` / ``no-bid``: for a Raw Materials lot, or (adopted rule 3) a set."""
+    if state.phase is Phase.SET_AUCTION:
+        set_sale.apply_set_bid(state, move, lines)
+    else:
+        auction.apply_bid(state, move, lines)
+
+
 EFFECTS: dict[str, Effect] = {
     "correct": corrections.apply_correct,
     "loan": loans.apply_loan,
     "shuffle": deal.apply_shuffle,
     "deal": deal.apply_deal,
     "bribery": pollution.apply_bribery,
-    "choose": sets.apply_choose,
+    "choose": _choose,
+    "vote": votes.apply_vote,
     "play": cards.apply_play,
     "discard": cards.apply_discard,
     "keep": cards.apply_keep,
-    "bid": auction.apply_bid,
-    "no-bid": auction.apply_bid,
+    "bid": _bid,
+    "no-bid": _bid,
     "end": end.apply_end,
 }
 
@@ -61,10 +82,16 @@ def check(state: MuellState, move: Move) -> None:
         deal.check_deal(state, move)
     elif name == "bribery":
         pollution.check_bribery(state, move)
+    elif name == "choose" and state.phase is Phase.SET_AUCTION:
+        set_sale.check_nominate(state, move)
     elif name == "choose":
         sets.check_choose(state, move)
+    elif name == "vote":
+        votes.check_vote(state, move)
     elif name in ("play", "discard", "keep"):
         cards.check_turn(state, move)
+    elif name in ("bid", "no-bid") and state.phase is Phase.SET_AUCTION:
+        set_sale.check_set_bid(state, move)
     elif name in ("bid", "no-bid"):
         auction.check_bid(state, move)
     else:  # pragma: no cover - parse_move knows every name

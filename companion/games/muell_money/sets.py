@@ -7,7 +7,8 @@ from __future__ import annotations
 from companion.errors import IllegalMove
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move, acting_seat
-from companion.games.muell_money.state import MuellState, Phase
+from companion.games.muell_money.negotiation import SET_AUCTION, in_force
+from companion.games.muell_money.state import MuellState, Phase, SetSale
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.words import card_list, plural
 from companion.rules import Explanation, say
@@ -27,6 +28,10 @@ def advance(state: MuellState, lines: list[Explanation]) -> None:
     if state.phase is not Phase.DEAL:
         return
     if state.placed >= 3 * state.columns:
+        if in_force(state, SET_AUCTION) is not None:
+            lines.append(say(f"The {state.columns} sets are laid out: they are auctioned", R.V_RULE_3))
+            open_sale(state, state.start_seat, lines)
+            return
         state.phase = Phase.CHOOSE
         state.turn = state.start_seat
         lines.append(
@@ -58,17 +63,47 @@ def check_choose(state: MuellState, move: Move) -> None:
         raise IllegalMove(f"set {move.column} was taken by {state.name(taker)}", R.SELECT)
 
 
+def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
+    """Adopted rule 3: the next set is nominated by the first seat without
+    cards from ``after`` on, clockwise; the last such seat takes one of the
+    last two sets free (an ordinary choice)."""
+    unserved = [(after + k) % state.n for k in range(state.n) if (after + k) % state.n not in state.taken]
+    if len(unserved) == 1:
+        state.set_sale = None
+        state.phase = Phase.CHOOSE
+        state.turn = unserved[0]
+        lines.append(say(f"{state.name(unserved[0])}, the last seat without cards, takes one of the two "
+                         "remaining sets free", R.V_RULE_3))
+        return
+    state.set_sale = SetSale(nominator=unserved[0])
+    state.phase = Phase.SET_AUCTION
+    state.turn = unserved[0]
+    lines.append(say(f"{state.name(unserved[0])} names the next set to auction", R.V_RULE_3))
+
+
 def apply_choose(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     seat = acting_seat(move)
-    col = move.column - 1
+    take_set(state, seat, move.column - 1, lines)
+    if sum(t is not None for t in state.taken) < state.n:
+        state.turn = state.left_of(seat)
+        return
+    finish_choosing(state, lines)
+
+
+def take_set(state: MuellState, seat: int, col: int, lines: list[Explanation], how: str = "") -> None:
+    """``seat`` takes set ``col`` (0-based): its cards lie in front of it."""
     state.taken[col] = seat
     me = state.seats[seat]
     me.hand = list(state.grid[col])
     state.grid[col] = []  # the set now lies in front of its seat
-    lines.append(say(f"{me.name} takes set {move.column}: {card_list(me.hand)}", R.SELECT))
-    if sum(t is not None for t in state.taken) < state.n:
-        state.turn = state.left_of(seat)
-        return
+    lines.append(say(f"{me.name} takes set {col + 1}{how}: {card_list(me.hand)}",
+                     R.V_RULE_3 if how else R.SELECT))
+
+
+def finish_choosing(state: MuellState, lines: list[Explanation]) -> None:
+    """Every seat has a set: the last set is discarded, kept cards join
+    their owners' cards, play begins."""
+    state.set_sale = None
     # the last set is discarded; retained cards join their owners' cards
     for c, taker in enumerate(state.taken):
         if taker is None:

@@ -31,6 +31,17 @@ def status(state: MuellState) -> str:
         high = f"high {money(a.high)} by {state.name(a.high_seat)}" if a.high_seat is not None else "no bid yet"
         return (f"Auction of {raw(a.lot)} from {state.name(a.seller)}: "
                 f"{state.name(a.to_bid)} to bid ({high})")
+    if state.phase is Phase.VOTE and state.vote is not None:
+        v = state.vote
+        who = ", ".join(state.name(s) for s in v.pending)
+        return f"Vote {v.number} on {state.name(v.proposer)}'s proposal: {who} to vote"
+    if state.phase is Phase.SET_AUCTION and state.set_sale is not None:
+        sale = state.set_sale
+        if sale.set_index is None:
+            return f"Sets auctioned: {state.name(sale.nominator)} to name a set"
+        high = (f"high {money(sale.high)} by {state.name(sale.high_seat)}" if sale.high_seat is not None
+                else "no bid yet")
+        return f"Auction of set {sale.set_index + 1}: {state.name(sale.to_bid)} to bid ({high})"
     if state.phase is Phase.OVER:
         early = " (ended early by the host)" if state.ended_by_host else ""
         return f"Game over{early}: {result(state)[0]}"
@@ -44,6 +55,11 @@ def awaiting(state: MuellState) -> frozenset[int]:
         return frozenset({state.turn})
     if state.phase is Phase.AUCTION and state.auction is not None:
         return frozenset({state.auction.to_bid})
+    if state.phase is Phase.VOTE and state.vote is not None:
+        return frozenset(state.vote.pending)
+    if state.phase is Phase.SET_AUCTION and state.set_sale is not None:
+        sale = state.set_sale
+        return frozenset({sale.nominator if sale.set_index is None else sale.to_bid})
     return frozenset()  # the deal (chance) and the end
 
 
