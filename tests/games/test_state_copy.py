@@ -75,26 +75,32 @@ def frozen(obj: Any) -> bool:
     return bool(params is not None and params.frozen)
 
 
-def mutable_parts(obj: Any, path: str = "state", found: dict[int, str] | None = None) -> dict[int, str]:
-    """Every mutable object reachable from ``obj`` (id -> its path).  A frozen
-    dataclass (the components) is immutable by declaration and not entered."""
+def mutable_parts(obj: Any, path: str = "state", found: dict[int, str] | None = None,
+                  twice: list[str] | None = None) -> dict[int, str]:
+    """Every mutable object reachable from ``obj`` (id -> its path); the paths
+    where one is met again go to ``twice``.  A frozen dataclass (the
+    components) is immutable by declaration and not entered."""
     found = {} if found is None else found
-    if isinstance(obj, ATOMS) or frozen(obj) or id(obj) in found:
+    if isinstance(obj, ATOMS) or frozen(obj):
+        return found
+    if id(obj) in found:
+        if twice is not None:
+            twice.append(f"{path} is {found[id(obj)]}")
         return found
     if isinstance(obj, (tuple, frozenset)):
         for i, item in enumerate(obj):
-            mutable_parts(item, f"{path}[{i}]", found)
+            mutable_parts(item, f"{path}[{i}]", found, twice)
         return found
     found[id(obj)] = path
     if isinstance(obj, dict):
         for key, value in obj.items():
-            mutable_parts(value, f"{path}[{key!r}]", found)
+            mutable_parts(value, f"{path}[{key!r}]", found, twice)
     elif isinstance(obj, (list, set)):
         for i, item in enumerate(obj):
-            mutable_parts(item, f"{path}[{i}]", found)
+            mutable_parts(item, f"{path}[{i}]", found, twice)
     else:
         for name, value in vars(obj).items():
-            mutable_parts(value, f"{path}.{name}", found)
+            mutable_parts(value, f"{path}.{name}", found, twice)
     return found
 
 
@@ -159,7 +165,10 @@ def test_a_copy_is_equal_and_shares_nothing_that_changes(script: Path) -> None:
         twin = copy.deepcopy(state)
         assert type(twin) is type(state)
         assert twin == state, f"step {index}"
-        ours = mutable_parts(state)
+        twice: list[str] = []
+        ours = mutable_parts(state, twice=twice)
+        # a part held in two places would be two parts in a field-by-field copy
+        assert not twice, f"step {index}: the state holds one part in two places: {twice}"
         theirs = mutable_parts(twin)
         shared = sorted(ours[i] for i in set(ours) & set(theirs))
         assert not shared, f"step {index}: the copy shares {shared}"
