@@ -258,9 +258,13 @@ def main(argv: list[str]) -> int:
 
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        try:
+            _unpack(args.before, tmp / "before")
+        except (OSError, subprocess.CalledProcessError) as err:
+            print(f"the 'before' side needs this checkout's git history (commit {args.before}): {err}")
+            return 2
         games_file = tmp / "games.json"
         games_file.write_text(json.dumps(record_games()))
-        _unpack(args.before, tmp / "before")
         (tmp / "b").mkdir()
         (tmp / "a").mkdir()
         before = _side(tmp / "before", games_file, tmp / "b")
