@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "start": "benchmarks.start",
     "live": "benchmarks.live",
     "soak": "benchmarks.soak",
+    "checking": "benchmarks.checking",
 }
 
 
