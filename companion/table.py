@@ -250,8 +250,7 @@ class Table:
             self._refuse_if_stale(command.state_no)
             state = self._state
             move = self.game.parse(state, command)
-            self.game.check(state, move)
-            outcome = self.game.apply(copy.deepcopy(state), move)
+            outcome = self.game.check_and_apply(state, move)  # one copy of the state, checked and applied
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="move",

@@ -44,8 +44,12 @@ def render_look(table: Table, step: int, viewer: Viewer, *, endpoint: str, value
         "next": url_for(endpoint, step=step + 1, **args) if step < look.last else None,
         "live": live,
     }
+    # only the host's page has the table-screen controls and the viewer switch, only the
+    # TV's is drawn for the TV (tv), only a seat's own is veiled (peek_ms, its colour)
+    only_some: dict[str, Any] = {"tv_form": None, "tv_shown": None, "viewers": None, "tv": False,
+                                 "peek_ms": None, "seat_colour": None, "seat": None}
     return render_template("lookback.html", table=table, look=look, nav=nav, who=who,
-                           sides=sides(table, look, viewer), **extra)
+                           sides=sides(table, look, viewer), **{**only_some, **extra})
 
 
 def tv_look(table: Table) -> dict[str, Any] | None:

@@ -7,7 +7,8 @@ field (``secret-value``).  The browser shows them only when the player peeks
 (``test_walk.py``: ``test_a_seat_s_numbers_show_only_when_it_peeks``).
 
 A seat's purse is set by the host's correction to a number that stands
-nowhere else on the page (87), in the move where its forms show it."""
+nowhere else on the pages (87, or the next of ``SECRETS`` if 87 is a step's
+number or a public count there), in the move where its forms show it."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from companion.table import Table
 from .conftest import FETCH, csrf, event_data, first_event
 from .play import Party, play, seat_up
 
-#: the purse a test gives the seat: a number found nowhere else on its pages
-SECRET = 87
+#: the purses a test may give a seat: the first found nowhere on the pages it reads
+SECRETS = (87, 89, 93, 97, 187, 193, 197, 287, 293)
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -92,7 +93,18 @@ def peeked(html: str) -> str:
     return re.sub(r'<span class="secret-num">([^<]*)</span><span class="veil-dots">[^<]*</span>', r"\1", html)
 
 
-def unveiled(html: str, number: int = SECRET) -> tuple[list[str], int]:
+def stands(number: int, html: str) -> bool:
+    return re.search(rf"(?<![\w.,-]){number}(?![\w.,])", html) is not None
+
+
+def fresh_number(party: Party) -> int:
+    """A purse found nowhere on any seat's page now, and above every step
+    number the next moves will have."""
+    pages = [party.phones[s].get(f"/s/{party.table.id}/{s}").text for s in range(len(party.phones))]
+    return next(n for n in SECRETS if n > party.table.state_no + 3 and not any(stands(n, html) for html in pages))
+
+
+def unveiled(html: str, number: int) -> tuple[list[str], int]:
     parser = Unveiled(number)
     parser.feed(html)
     parser.close()
@@ -102,13 +114,13 @@ def unveiled(html: str, number: int = SECRET) -> tuple[list[str], int]:
 def test_the_check_finds_a_number_outside_the_veil() -> None:
     """The checker itself: it sees the number in text and in attributes, and
     not inside the veiled elements."""
-    assert unveiled('<p>Gold (you hold 87)</p>')[0]
-    assert unveiled('<input type="number" value="87">')[0]
-    assert unveiled('<small>0 to 87</small><p class="log-line">x</p>')[0]
-    assert unveiled('<p id="field-87">a</p><b>187</b><i>8.87</i>') == ([], 0)
+    assert unveiled('<p>Gold (you hold 87)</p>', 87)[0]
+    assert unveiled('<input type="number" value="87">', 87)[0]
+    assert unveiled('<small>0 to 87</small><p class="log-line">x</p>', 87)[0]
+    assert unveiled('<p id="field-87">a</p><b>187</b><i>8.87</i>', 87) == ([], 0)
     found, inside = unveiled('<label>Gold (you hold <span class="secret-num">87</span><span class="veil-dots">••</span>)</label>'
                              '<input class="secret-value" type="number" value="87" max="87">'
-                             '<div class="secret-body"><strong>87</strong></div><p class="log-line private">to 87</p>')
+                             '<div class="secret-body"><strong>87</strong></div><p class="log-line private">to 87</p>', 87)
     assert found == [] and inside == 5
 
 
@@ -165,29 +177,30 @@ def test_a_seat_s_purse_stands_only_under_the_veil(app: Flask, host: FlaskClient
     table = party.table
     seat = reach(party, seat_of, random.Random(5))
     # the purse becomes a number that stands nowhere else (the public line names no number)
-    accepted = table.submit(Command(HOST, "correct", {"value": target, "seat": seat, "to": SECRET, "reason": "test"},
+    secret = fresh_number(party)
+    accepted = table.submit(Command(HOST, "correct", {"value": target, "seat": seat, "to": secret, "reason": "test"},
                                     table.state_no, "test"))
     assert accepted.state_no == table.state_no
     assert seat_of(table) == seat  # the form still shows the purse
     pages = seat_pages(party.phones[seat], table, seat)
     for name, html in pages.items():
-        found, inside = unveiled(html)
-        assert not found, f"{game}, the seat's {name}: {SECRET} outside the veil: {found}"
-        assert inside, f"{game}, the seat's {name}: {SECRET} nowhere (the test would prove nothing)"
+        found, inside = unveiled(html, secret)
+        assert not found, f"{game}, the seat's {name}: {secret} outside the veil: {found}"
+        assert inside, f"{game}, the seat's {name}: {secret} nowhere (the test would prove nothing)"
     # the forms' numbers are veiled where they stand: in the label, the range, the field's value
     page = pages["page"]
-    assert re.search(rf'<span class="secret-num">{SECRET}</span><span class="veil-dots">', page)
+    assert re.search(rf'<span class="secret-num">{secret}</span><span class="veil-dots">', page)
     if game == "money-maker":
-        assert re.search(rf'Gold \(you hold <span class="secret-num">{SECRET}</span>', page)
+        assert re.search(rf'Gold \(you hold <span class="secret-num">{secret}</span>', page)
     else:
-        assert re.search(rf'to <span class="secret-num">{SECRET}</span>', page)  # the bid's range: up to the cash
+        assert re.search(rf'to <span class="secret-num">{secret}</span>', page)  # the bid's range: up to the cash
     # the look back: the step's private line and both private cards, behind one peek button
     look = pages["look back"]
     assert 'id="peek"' in look and 'class="wide secrets-veiled"' in look
     assert 'aria-controls="secret-body-1 secret-body-2"' in look
     # another seat's page never had the number at all; the host's page is not veiled
     other = (seat + 1) % 3
-    assert not re.search(rf"(?<![\w.,-]){SECRET}(?![\w.,])", party.phones[other].get(f"/s/{table.id}/{other}").text)
+    assert not stands(secret, party.phones[other].get(f"/s/{table.id}/{other}").text)
 
 
 @pytest.mark.skipif("money-maker" not in GAMES, reason="Money Maker has not landed")
@@ -196,22 +209,23 @@ def test_a_deal_offered_to_a_seat_is_veiled_in_its_accept_button(app: Flask, hos
     other bank's phone says it in its *Accept …* button: under its veil."""
     party = seat_up(app, host, "money-maker", ["Ann", "Bob", "Cyd"])
     table = party.table
-    table.submit(Command(HOST, "correct", {"value": "gold", "seat": 0, "to": SECRET, "reason": "test"},
+    secret = fresh_number(party)
+    table.submit(Command(HOST, "correct", {"value": "gold", "seat": 0, "to": secret, "reason": "test"},
                          table.state_no, "test"))
     ann = party.phones[0]
     resp = ann.post(f"/s/{table.id}/0/act", headers=FETCH, data={
         "csrf": csrf(ann), "command": "deal", "args": json.dumps({"between": ["Ann"]}), "state_no": str(table.state_no),
-        "f.with": "Bob", "f.give.gold": str(SECRET), "f.give.credit": "0", "f.get.gold": "0", "f.get.credit": "0"})
+        "f.with": "Bob", "f.give.gold": str(secret), "f.give.credit": "0", "f.get.gold": "0", "f.get.credit": "0"})
     assert resp.status_code == 200, resp.text[:300]
     accept = [h for h in table.actions(Actor.of_seat(1)) if h["command"] == "accept_deal"]
-    assert accept and str(SECRET) in accept[0]["label"]  # the label says what the deal moves
+    assert accept and str(secret) in accept[0]["label"]  # the label says what the deal moves
     for seat in (0, 1):
         for name, html in seat_pages(party.phones[seat], table, seat).items():
-            found, inside = unveiled(html)
-            assert not found, f"seat {seat}'s {name}: {SECRET} outside the veil: {found}"
-            assert inside, f"seat {seat}'s {name}: {SECRET} nowhere"
+            found, inside = unveiled(html, secret)
+            assert not found, f"seat {seat}'s {name}: {secret} outside the veil: {found}"
+            assert inside, f"seat {seat}'s {name}: {secret} nowhere"
     bob = party.phones[1].get(f"/s/{table.id}/1").text
-    assert re.search(rf'Ann gives <span class="secret-num">{SECRET}</span><span class="veil-dots">••</span> gold', bob)
+    assert re.search(rf'Ann gives <span class="secret-num">{secret}</span><span class="veil-dots">••</span> gold', bob)
     assert "data-confirm-label" in bob  # the sheet asks with the button's words as drawn
 
 

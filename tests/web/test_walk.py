@@ -38,7 +38,7 @@ from web import dashboard_of
 from .conftest import JOIN, PIN, csrf, export_running, login, make_app, phone
 from .play import Party, play, seat_up
 from .test_browser import ARGS, ARTIFACTS, CHROMIUM, LiveServer
-from .test_veil import SECRET, gold_label, reach
+from .test_veil import fresh_number, gold_label, reach
 
 pytestmark = pytest.mark.browser
 
@@ -551,7 +551,8 @@ def test_a_seat_s_numbers_show_only_when_it_peeks(walk: tuple[Walk, Flask]) -> N
     party = seat_up(app, host, "money-maker", ["Ann", "Bob", "Cyd"])
     table = party.table
     seat = reach(party, gold_label, random.Random(5))
-    table.submit(Command(HOST, "correct", {"value": "gold", "seat": seat, "to": SECRET, "reason": "test"},
+    secret = fresh_number(party)
+    table.submit(Command(HOST, "correct", {"value": "gold", "seat": seat, "to": secret, "reason": "test"},
                          table.state_no, "test"))
     as_seat(w, party, seat)
     page = w.page("phone-360")  # a phone that keeps the veil (SECRETS_SHOWN)
@@ -559,13 +560,13 @@ def test_a_seat_s_numbers_show_only_when_it_peeks(walk: tuple[Walk, Flask]) -> N
     page.wait_for_selector("#conn.on")
 
     def drawn() -> dict[str, Any]:
-        found: dict[str, Any] = page.evaluate(DRAWN, SECRET)
+        found: dict[str, Any] = page.evaluate(DRAWN, secret)
         return found
 
     assert drawn() == {"text": False, "fields": []}, "the purse shows under the veil"
     assert "Gold (you hold ••)" in page.inner_text("#live")
     page.click("#peek")
-    assert drawn()["text"] and f"Gold (you hold {SECRET})" in page.inner_text("#live")
+    assert drawn()["text"] and f"Gold (you hold {secret})" in page.inner_text("#live")
     page.click("#peek")  # hide again
     assert drawn() == {"text": False, "fields": []}
     # filling in a form is using it: its own numbers show while it is used, the private card stays veiled
