@@ -141,6 +141,9 @@ class RuleOption:
     default: str
     disputed: bool = True
     why_default: str = ""
+    #: the key of the option this one only matters under (a variant's own
+    #: settings): the host's setup page folds it under that option
+    part_of: str = ""
 
     def reading(self, key: str) -> Reading:
         for r in self.readings:
@@ -155,6 +158,7 @@ class RuleOption:
             "default": self.default,
             "disputed": self.disputed,
             "why_default": self.why_default,
+            "part_of": self.part_of,
             "readings": [
                 {"key": r.key, "summary": r.summary, "quotes": [q.to_json() for q in r.quotes]}
                 for r in self.readings

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from companion.commands import CHANCE, Actor, Command
 from web import dashboard_of
 
-from .conftest import open_table, phone
+from .conftest import csrf, open_table, phone
 
 
 def test_the_variant_on_the_screen_and_the_phones(app: Flask, host: FlaskClient) -> None:
@@ -43,3 +43,22 @@ def test_the_variant_on_the_screen_and_the_phones(app: Flask, host: FlaskClient)
     table.submit(Command(Actor.of_seat(1), "vote", {"choice": "for"}))
     screen = app.test_client().get(f"/t/{tid}").text
     assert "adopted by the table&#39;s vote 1 in round 1" in screen or "adopted by the table's vote 1 in round 1" in screen
+
+
+def test_the_variants_own_settings_are_folded_under_it_on_the_setup_page(host: FlaskClient) -> None:
+    """The host's setup page shows the printed game's options open and folds
+    the variant's own settings (which matter only when it is chosen) under the
+    variant's card; a chosen variant keeps them open when the form comes back."""
+    page = host.get("/host/new?game=muell-money").text
+    folded = re.search(r'<details class="card option-parts">(.*?)</details>', page, re.S)
+    assert folded is not None
+    inside, outside = folded.group(1), page.replace(folded.group(0), "")
+    for key in ("common_check", "common_fine", "common_room", "proposal_set_auction", "vote_count", "vote_tie"):
+        assert f'name="opt.{key}"' in inside and f'name="opt.{key}"' not in outside
+    for key in ("bribery", "tie_break", "variant"):
+        assert f'name="opt.{key}"' in outside and f'name="opt.{key}"' not in inside
+    assert page.index('name="opt.variant"') < page.index(folded.group(0))  # right under the variant
+    # a refused form with the variant chosen comes back with its settings open
+    again = host.post("/host/new", data={"csrf": csrf(host), "game": "muell-money", "seat.0": "Ann",
+                                         "opt.variant": "simulation"}).text
+    assert '<details class="card option-parts" open>' in again

@@ -200,6 +200,7 @@ COMMON_CHECK = RuleOption(
     default="every-seat",
     disputed=False,
     why_default="The printed rules apply except where the variant changes them, and the printed check looks at every seat.",
+    part_of="variant",
 )
 
 COMMON_FINE = RuleOption(
@@ -220,6 +221,7 @@ COMMON_FINE = RuleOption(
     default="full",
     disputed=False,
     why_default="The printed rules apply except where the variant changes them; the variant does not change the fines.",
+    part_of="variant",
 )
 
 COMMON_ROOM = RuleOption(
@@ -240,6 +242,7 @@ COMMON_ROOM = RuleOption(
     default="refuse",
     disputed=False,
     why_default="The printed rule 'If waste would exceed 16, you may not fill an order' carries over to the common board's end.",
+    part_of="variant",
 )
 
 
@@ -255,6 +258,7 @@ def _proposal(key: str, number: int, summary: str, rule: Citation) -> RuleOption
         default="offered",
         disputed=False,
         why_default="The text's own examples are the rules a table most likely agrees to propose.",
+        part_of="variant",
     )
 
 
@@ -277,6 +281,7 @@ RED_ZONE_SERVICE = RuleOption(
     default="hole-2",
     disputed=False,
     why_default="'n’a pas été beaucoup amélioré': a service improved once has not been improved much.",
+    part_of="variant",
 )
 
 VOTE_COUNT = RuleOption(
@@ -289,6 +294,7 @@ VOTE_COUNT = RuleOption(
     default="votes",
     disputed=False,
     why_default="The text weighs each seat's votes by its cash right before; counting heads would make the weights pointless.",
+    part_of="variant",
 )
 
 VOTE_TIE = RuleOption(
@@ -301,6 +307,7 @@ VOTE_TIE = RuleOption(
     default="rejected",
     disputed=False,
     why_default="'que si elle est admise à la majorité': a tie is no majority.",
+    part_of="variant",
 )
 
 VOTE_ABSTAIN = RuleOption(
@@ -313,6 +320,7 @@ VOTE_ABSTAIN = RuleOption(
     default="allowed",
     disputed=False,
     why_default="'la majorité des votants' (of those voting) reads as if some may not vote.",
+    part_of="variant",
 )
 
 VARIANT_OPTIONS: tuple[RuleOption, ...] = (
