@@ -13,6 +13,7 @@ BENCHMARKS: dict[str, str] = {
     "uploads": "benchmarks.uploads",
     "dispute": "benchmarks.dispute",
     "lookback": "benchmarks.lookback",
+    "months": "benchmarks.months",
 }
 
 

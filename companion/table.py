@@ -114,10 +114,6 @@ def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry],
     return last[0][1]
 
 
-#: the newest entries a table loaded from the store reads at once (what the screens show)
-LOG_TAIL = 200
-
-
 class Table:
     def __init__(
         self,
@@ -163,7 +159,6 @@ class Table:
         the moves after it; the rest of its log is read when asked for."""
         kinds, undos = store.log_shape(stored.id)
         log = TableLog(kinds=kinds, undos=undos, fetch=lambda first, last: store.entries(stored.id, first, last))
-        log.load(len(kinds) - LOG_TAIL + 1)
         return cls(stored.id, TableConfig.from_json(stored.config), store, log=log, snapshot_every=snapshot_every)
 
     # snapshots ----------------------------------------------------------------

@@ -1,9 +1,9 @@
 """A table's log in memory, read from the store only as far as it is used.
 
 A table loaded from the store knows every entry's kind and what each undo
-takes back (two small reads), its newest entries (what the screens show)
-and the entries after its snapshot (what it replays).  Any other entry is
-read from the store the first time something asks for it (the whole log
+takes back (two small reads) and the entries after its snapshot (what it
+replays).  Any other entry is read from the store the first time something
+asks for it (the newest ones for the screens' log, in chunks; the whole log
 for an export or the score chart), then kept: the log is append-only, so
 what was read never changes.  A table made from a list of entries (a game
 record, a sandbox, a test) holds them all from the start.
@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from companion.rules import Explanation
 from companion.store import LogEntry
 
+#: entries read at once when one is missing (it and those before it)
+CHUNK = 64
 #: reads entries ``first`` to ``last`` (by seq, both included) from the store
 Fetch = Callable[[int, int], list[LogEntry]]
 
@@ -76,7 +78,8 @@ class TableLog:
     def entry(self, seq: int) -> LogEntry:
         row = self._rows[seq - 1]
         if row is None:
-            self.load(seq, seq)
+            # the entries before it are likely next (the screens read the log backwards)
+            self.load(max(1, seq - CHUNK + 1), seq)
             row = self._rows[seq - 1]
             if row is None:
                 raise LookupError(f"the store has no log entry {seq}")
