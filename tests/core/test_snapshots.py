@@ -168,3 +168,13 @@ def test_an_undo_past_a_snapshot_does_not_use_it(tmp_path: Path) -> None:
     stored = store.table(table.id)
     assert stored is not None
     assert Table.load(stored, store).state == table.state == fold(table.game, table.config, table.entries)
+
+
+def test_an_undo_further_back_than_any_snapshot_replays_from_the_setup(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    table = tally_table(Room(store, snapshot_every=1), 20)  # 8 snapshots in memory, 3 in the store
+    table.undo(15)
+    assert table.state == fold(table.game, table.config, table.entries)
+    assert table.state.tally == 5
+    table.undo(2)
+    assert table.state.tally == 3 == fresh(table, 1).state.tally
