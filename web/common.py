@@ -36,7 +36,6 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import store_words
 from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
-from companion.rules import SEED_FILES, seed_file
 from companion.table import Table
 from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
@@ -177,7 +176,6 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         FIELD_PREFIX=FIELD_PREFIX,
         humanize=humanize,
         actor_label=actor_label,
-        split_reason=split_reason,
         unique_citations=unique_citations,
         seed_blocks=seed_blocks,
         marked_pieces=marked_pieces,
@@ -243,26 +241,6 @@ def actor_label(actor: Any, source: Any = "") -> str:
     if src and src != "phone" and src.lower() != who.lower():
         return f"{who} ({src})"
     return who
-
-
-#: a reason's trailing citation, as ``Refusal.__str__`` writes it: ``… [004, Raw Materials]``
-_TRAILING_CITATION = re.compile(r"\s*\[([A-Za-z0-9_.-]{1,20}), ([^\[\]]{1,120})\]\s*$")
-
-
-def split_reason(reason: Any) -> tuple[str, list[dict[str, str]]]:
-    """A hint's reason without its trailing ``[seed, section]`` citations,
-    and those citations (for chips, like the log's).  A bracket that does
-    not name a known seed (or ``core``) stays in the text."""
-    text = str(reason or "")
-    found: list[dict[str, str]] = []
-    while True:
-        match = _TRAILING_CITATION.search(text)
-        if match is None or (match.group(1) not in SEED_FILES and match.group(1) != "core"):
-            break
-        found.insert(0, {"seed": match.group(1), "section": match.group(2).strip(),
-                         "file": seed_file(match.group(1))})
-        text = text[: match.start()]
-    return text.strip(), unique_citations(found)
 
 
 def unique_citations(citations: Any) -> list[Any]:
@@ -331,6 +309,8 @@ class Result:
     state_no: int | None = None
     #: a refusal's rule (``Citation.to_json()``): the answer links its passage
     rule: Mapping[str, str] | None = None
+    #: a refusal's own words, without its citation (``message`` carries both)
+    reason: str = ""
 
 
 def rule_link(rule: Mapping[str, str] | None) -> dict[str, Any]:
@@ -398,9 +378,9 @@ def submit(table: Table, command: Command) -> Result:
     except StaleState:
         return Result(409, "stale", STALE_MESSAGE)
     except InvalidCommand as err:
-        return Result(400, err.code, str(err), rule=err.rule.to_json() if err.rule else None)
+        return Result(400, err.code, str(err), rule=err.rule.to_json() if err.rule else None, reason=err.message)
     except Refusal as err:
-        return Result(422, err.code, str(err), rule=err.rule.to_json() if err.rule else None)
+        return Result(422, err.code, str(err), rule=err.rule.to_json() if err.rule else None, reason=err.message)
     lines = [e.text for e in accepted.explanations if e.audience is None]
     said = " ".join(t if t.rstrip().endswith((".", "!", "?", ":", ")")) else t.rstrip() + "." for t in lines[:2])
     return Result(200, "ok", said or "Done.", state_no=accepted.state_no)

@@ -229,20 +229,24 @@ def find_section(lines: list[str], section: str, markdown: bool) -> list[_Found]
 
 def _joined(lines: list[str]) -> tuple[str, list[int]]:
     """The text as one normalised string (markers out, a word hyphenated at a
-    line end joined again) and where each line starts in it."""
-    joined = ""
+    line end joined again) and where each line starts in it.  One pass: the
+    parts are collected and joined once (linear in the text's length)."""
+    parts: list[str] = []
     starts: list[int] = []
+    size = 0
     for line in lines:
-        starts.append(len(joined))
+        starts.append(size)
         part = _norm(_MARKER.sub("", line))
         if not part:
             continue
-        if re.search(r"[a-z]- $", joined) and re.match(r"[a-z]", part):
-            joined = joined[:-2] + part + " "
-            starts[-1] = len(joined) - len(part) - 1
-        else:
-            joined += part + " "
-    return joined, starts
+        last = parts[-1] if parts else ""
+        if last.endswith("- ") and len(last) >= 3 and "a" <= last[-3] <= "z" and "a" <= part[0] <= "z":
+            parts[-1] = last[:-2]
+            size -= 2
+            starts[-1] = size
+        parts.append(part + " ")
+        size += len(part) + 1
+    return "".join(parts), starts
 
 
 def find_quote(lines: list[str], quote: str) -> tuple[int, int] | None:

@@ -18,7 +18,7 @@ the read cards for checking only: nothing is submitted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,7 +250,7 @@ def score_preview(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str,
     """World of Waste: the score this station would give, scored beside the
     other seats' recorded stations (electronics and plastic are majorities).
     ``None`` for other games."""
-    from companion.games.world_of_waste.catalog import UnknownCard
+    from companion.games.world_of_waste.components import UnknownCard
     from companion.games.world_of_waste.game import WorldOfWaste
     from companion.games.world_of_waste.scoring import score_scanned_stations
 
@@ -328,7 +328,8 @@ def _camera_ready(table: Table) -> tuple[bool, str]:
 
 
 def _page(table: Table, seat: int, *, reading: Reading | None = None, state_no: int | None = None,
-          error: str = "", refusal: str = "", status: int = 200) -> Response:
+          error: str = "", refusal: str = "", refusal_rule: Mapping[str, str] | None = None,
+          status: int = 200) -> Response:
     camera_ok, camera_why = _camera_ready(table)
     html = render_template(
         "station.html",
@@ -342,6 +343,7 @@ def _page(table: Table, seat: int, *, reading: Reading | None = None, state_no: 
         camera_why=camera_why,
         error=error,
         refusal=refusal,
+        refusal_rule=refusal_rule,
         max_mb=MAX_PHOTO_BYTES // (1024 * 1024),
     )
     return Response(html, status=status, mimetype="text/html")
@@ -361,4 +363,5 @@ def _refused(table: Table, seat: int, cards: list[str], state_no: int, result: R
     reading = Reading(seat, "confirm", read, [], len(read))
     reading.preview = score_preview(table, seat, [c.card_id for c in read if c.kind != "?"])
     fresh = table.state_no if result.code == "stale" else state_no  # a stale scan may be confirmed again
-    return _page(table, seat, reading=reading, state_no=fresh, refusal=result.message, status=result.status)
+    return _page(table, seat, reading=reading, state_no=fresh, refusal=result.reason or result.message,
+                 refusal_rule=result.rule, status=result.status)

@@ -8,7 +8,7 @@ from typing import Any
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games import get_game
 from companion.games.base import Seat, TableConfig
-from companion.games.money_maker.game import MoneyMaker
+from companion.games.money_maker import MoneyMaker
 from companion.games.money_maker.state import MoneyMakerState
 from companion.rules import Explanation
 

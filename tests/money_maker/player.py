@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.games.money_maker.engine import card_kind
 from companion.games.money_maker.payment import credit_usable
 from companion.games.money_maker.state import (
     ACTION,
@@ -22,6 +21,7 @@ from companion.games.money_maker.state import (
     TRADE,
     UNSETTLED,
     MoneyMakerState,
+    card_kind,
 )
 
 
@@ -152,7 +152,7 @@ def proposals(rng: random.Random, state: MoneyMakerState) -> list[Command]:
                     out.append(Command(seat(t), "sell", {"market": m, "count": rng.randint(1, bank.goods[m])}))
                 elif k < 0.8:
                     n = rng.randint(1, 2)
-                    from companion.games.money_maker.engine import market_price
+                    from companion.games.money_maker.state import market_price
 
                     price = market_price(state, m) * n + rng.randint(0, 3)
                     cmd_args = {"market": m, "count": n} | payment(rng, state, t, price)

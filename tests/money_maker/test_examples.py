@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from companion.errors import IllegalMove
-from companion.games.money_maker.engine import market_price, opening_bid
 from companion.games.money_maker.state import (
     ACTION,
     AUCTION,
@@ -14,6 +13,8 @@ from companion.games.money_maker.state import (
     PRISON,
     SOLVENT,
     MoneyMakerState,
+    market_price,
+    opening_bid,
 )
 from tests.money_maker.helpers import GAME, do, started, texts
 

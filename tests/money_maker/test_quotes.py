@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.money_maker import citations
-from companion.games.money_maker.game import MoneyMaker
+from companion.games.money_maker import MoneyMaker, citations
 from companion.rules import Citation, seed_file
 
 # the rule texts sit beside the checkout: <repo>/../shared/seeds

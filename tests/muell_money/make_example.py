@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.commands import CHANCE, Actor, Command
 from companion.games.base import ActionHint
-from companion.games.muell_money import shuffle_command
-from companion.games.muell_money.state import MuellState, Phase
+from companion.games.muell_money.chance import shuffle_command
+from companion.games.muell_money.state import MuellState, Phase, mat_value
 from tests.muell_money.player import GAME, config, fill
 
 VALUE = {"Order": 6, "Growth": 5, "Innovate": 4, "Adviser": 3, "Waste Disposal": 3,
@@ -40,7 +40,7 @@ def sensible(state: MuellState, actor: Actor, rng: random.Random) -> Command:
     elif state.phase is Phase.AUCTION:
         a = state.auction
         assert a is not None
-        need = GAME.mat_value(state, seat, "raw_materials")
+        need = mat_value(state, seat, "raw_materials")
         h = None
         if me.raw < need and me.cash > a.high + 1:
             amount = min(me.cash, a.high + rng.randint(1, 3))
@@ -72,7 +72,7 @@ def sensible(state: MuellState, actor: Actor, rng: random.Random) -> Command:
             h = play("Raw Materials") or play("Waste Inspection")
         if h is None:
             fire = first(lambda h: h.command == "play" and h.args.get("card") == "Hire/Fire")
-            need = GAME.mat_value(state, seat, "workers")
+            need = mat_value(state, seat, "workers")
             if fire is not None and me.row > need:
                 return Command(actor, "play", {"card": "Hire/Fire", "direction": "fire"})
         h = h or first(lambda h: h.command == "discard") or first(lambda h: h.command == "keep")

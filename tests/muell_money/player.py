@@ -10,9 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.commands import CHANCE, HOST, Actor, Command
+from companion.errors import Refusal
 from companion.games.base import ActionHint, TableConfig
 from companion.games.base import Seat as TableSeat
-from companion.games.muell_money import MuellMoney, shuffle_command
+from companion.games.muell_money import MuellMoney
+from companion.games.muell_money.chance import shuffle_command
 from companion.games.muell_money.state import MuellState, Phase
 from companion.rules import Explanation
 
@@ -51,6 +53,11 @@ def who_acts(state: MuellState) -> list[Actor]:
         return [Actor.of_seat(s) for s in state.check.pending]
     if state.phase is Phase.AUCTION and state.auction is not None:
         return [Actor.of_seat(state.auction.to_bid)]
+    if state.phase is Phase.VOTE and state.vote is not None:
+        return [Actor.of_seat(s) for s in state.vote.pending]
+    if state.phase is Phase.SET_AUCTION and state.set_sale is not None:
+        sale = state.set_sale
+        return [Actor.of_seat(sale.nominator if sale.set_index is None else sale.to_bid)]
     if state.turn is not None:
         return [Actor.of_seat(state.turn)]
     return []
@@ -74,7 +81,16 @@ def next_command(state: MuellState, rng: random.Random, *, software: bool, loans
     # prefer doing something over discarding, like a real player
     useful = [h for h in hints if h.command != "discard"] or hints
     hint = rng.choice(useful if rng.random() < 0.85 else hints)
-    return Command(actor, hint.command, fill(hint, rng))
+    # a form's fields are filled at random; a combination the rules refuse (two
+    # Innovate steps on a row with room for one) is filled again, as a player would
+    for _ in range(20):
+        command = Command(actor, hint.command, fill(hint, rng))
+        try:
+            GAME.check(state, GAME.parse(state, command))
+        except Refusal:
+            continue
+        return command
+    return command
 
 
 def random_game(seed: int, seats: int = 3, *, software: bool = True, options: dict[str, str] | None = None,

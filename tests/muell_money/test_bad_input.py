@@ -147,7 +147,7 @@ def test_stale_state_number(table: Table) -> None:
 
 
 def test_software_shuffle_is_checked(room: Room) -> None:
-    from companion.games.muell_money import shuffle_command
+    from companion.games.muell_money.chance import shuffle_command
 
     t = room.open_table("muell-money", ["Ann", "Bob"], {})
     refused(t, cmd("chance", "deal"), IllegalMove, "name the card dealt")

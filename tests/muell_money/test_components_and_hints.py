@@ -201,7 +201,7 @@ def test_bribery_hints_at_the_french_final_check() -> None:
     s.state.seats[1].column = 19
     s.state.phase = Phase.CHECK
     s.state.check = PendingCheck(final=True, pending=[1])
-    assert labels_for(GAME, s.state, 1) == (
+    assert labels_for(s.state, 1) == (
         "Use Bribery: pay 1 M instead of the 1 M fine and moving back 1 column",
         "Do not use Bribery: pay the 1 M fine, the factory moves back 1 column",
     )
@@ -215,7 +215,7 @@ def test_seat_view_shape() -> None:
     assert set(table) == {
         "phase", "round", "start_seat", "turn", "status", "seats", "sets", "next_deal", "deck", "discard",
         "set_aside", "pollution_check_this_round", "end_reached", "supply", "auction", "pollution_check",
-        "ended_by_host", "end_reason",
+        "ended_by_host", "end_reason", "common_waste",
     }
     assert set(table["seats"][0]) == {
         "seat", "name", "colour", "column", "row", "workers", "mat", "waste", "waste_zone", "raw_materials",

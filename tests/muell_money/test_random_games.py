@@ -41,6 +41,12 @@ def check_invariants(state: MuellState) -> None:
         assert min(comp.columns) <= s.column <= max(comp.columns), s
         assert min(comp.rows) <= s.row <= max(comp.rows), s
         assert s.loans >= 0 and s.raw >= 0
+    if state.options["variant"] == "simulation":
+        # the common waste board: the marker stays on the track; the seats' own storages are not used
+        assert 0 <= state.common_waste <= comp.common_tracks[state.n].max
+        assert all(s.waste == comp.start_waste for s in state.seats)
+    else:
+        assert state.common_waste == comp.common_start and state.polluters == []
     # every card is somewhere, exactly once
     where: Counter[str] = Counter()
     where.update({k: v for k, v in state.deck.items()})
@@ -59,7 +65,8 @@ def check_invariants(state: MuellState) -> None:
         assert Counter(state.deck_order) == Counter({k: v for k, v in state.deck.items() if v})
     # raw materials: 50 in all
     in_auction = state.auction.lot if state.auction else 0
-    assert state.supply + sum(s.raw for s in state.seats) + in_auction == comp.supply_total
+    # (the host's corrections of the supply are counted in raw_corrected)
+    assert state.supply + sum(s.raw for s in state.seats) + in_auction == comp.supply_total + state.raw_corrected
     assert state.supply >= 0
     if state.phase is Phase.PLAY:
         assert state.turn is not None and state.seats[state.turn].hand and not state.seats[state.turn].passed
@@ -105,6 +112,12 @@ def probes(seat: int) -> list[Command]:
         Command(me, "no-bid", {}, None, "test"),
         Command(me, "choose", {"set": 1}, None, "test"),
         Command(me, "bribery", {"use": True}, None, "test"),
+        # the simulation variant: a vote (with Bribery's extra vote and its 1 M), a Negotiation
+        Command(me, "vote", {"choice": "for"}, None, "test"),
+        Command(me, "vote", {"choice": "against", "bribery": True}, None, "test"),
+        Command(me, "vote", {"choice": "abstain"}, None, "test"),
+        Command(me, "play", {"card": "Waste Inspection", "back": True, "propose": 1}, None, "test"),
+        Command(me, "bid", {"amount": 3}, None, "test"),
     ]
 
 
@@ -256,5 +269,94 @@ def test_table_log_hides_private_lines_from_others(tmp_path: Path) -> None:
                 assert ln["text"].startswith(NAMES[viewer.seat])
         assert private_seen[TABLE_SCREEN] == private_seen[HOST_SCREEN] == 0
         assert private_seen[seat_viewer(0)] > 0 and private_seen[seat_viewer(1)] > 0
+    finally:
+        store.close()
+
+
+def variant_options(rng: random.Random) -> dict[str, str]:
+    return random_options(rng) | {"variant": "simulation"}
+
+
+def test_variant_games_keep_every_invariant_and_vote_in_secret() -> None:
+    """Games of the simulation variant (all its options mixed): the
+    invariants (money, cards, the common marker on its track) after every
+    step; votes are held and rules adopted; a vote's public lines name who
+    voted and the totals, never a seat's weight (that goes to the seat only)."""
+    votes = adopted = repealed = sales = 0
+    for seed in range(3000, 3024):
+        rng = random.Random(seed)
+        seats = 2 + seed % 3
+        options = variant_options(rng)
+        last = None
+        for before, command, after, explanations in random_game(seed, seats, software=seed % 2 == 0, options=options):
+            check_invariants(after)
+            for line in explanations:
+                if line.audience is None:
+                    assert "cash" not in line.text.lower() and "you vote" not in line.text, line.text
+                else:
+                    assert len(line.audience) == 1
+            if command.name == "vote":
+                votes += 1
+                private = [e for e in explanations if e.audience is not None and "you " in e.text]
+                assert private and all(e.audience == frozenset({command.actor.seat}) for e in private)
+            adopted += len(after.adopted) > len(before.adopted)
+            repealed += len(after.adopted) < len(before.adopted)
+            sales += after.phase is Phase.SET_AUCTION and before.phase is not Phase.SET_AUCTION
+            last = after
+        assert last is not None and GAME.is_over(last)
+    assert votes > 100 and adopted > 10 and repealed > 0 and sales > 5
+
+
+def test_variant_views_and_refusals_show_no_cash_nor_weight() -> None:
+    """Non-interference in the variant, at every step of every vote and set
+    auction: another seat's cash (so its weight) changes nothing the others
+    see, including the refusals of their own votes."""
+    checked = 0
+    for seed in range(3100, 3108):
+        options = variant_options(random.Random(seed))
+        for step, (_before, _command, after, _lines) in enumerate(
+            random_game(seed, 2 + seed % 3, software=seed % 2 == 1, options=options)
+        ):
+            busy = after.phase in (Phase.VOTE, Phase.SET_AUCTION, Phase.AUCTION)
+            if (busy or step % 5 == 0) and not GAME.is_over(after):
+                views_without_cash(after)
+                checked += after.phase is Phase.VOTE
+    assert checked > 20
+
+
+def test_variant_replay_and_undo() -> None:
+    for seed in range(3200, 3206):
+        seats = 2 + seed % 3
+        options = variant_options(random.Random(seed))
+        commands: list[Command] = []
+        live = None
+        for _before, command, after, _lines in random_game(seed, seats, software=seed % 2 == 0, options=options):
+            commands.append(command)
+            live = after
+        assert live is not None
+        cfg = config(seats, options, start_seat=seed % seats)
+        stored = [Command(c.actor, c.name, json.loads(json.dumps(dict(c.args))), None, c.source) for c in commands]
+        assert fold(GAME, cfg, entries_of(stored)) == live
+
+
+def test_variant_undo_restores_the_previous_state_exactly(tmp_path: Path) -> None:
+    store = Store(tmp_path / "undo-variant.sqlite3")
+    try:
+        room = Room(store)
+        table = room.open_table("muell-money", list(NAMES[:3]), {"variant": "simulation"}, start_seat=0)
+        rng = random.Random(5)
+        undos = 0
+        for _ in range(500):
+            if table.is_over():
+                break
+            before = copy.deepcopy(table.state)
+            command = next_command(table.state, rng, software=True)
+            table.submit(command)
+            if rng.random() < 0.2:
+                table.undo(state_no=table.state_no)
+                assert table.state == before
+                undos += 1
+                table.submit(command)
+        assert undos > 10
     finally:
         store.close()

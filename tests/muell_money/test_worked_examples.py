@@ -100,9 +100,9 @@ def test_french_example_2_adviser_doubles_waste_disposal_and_last_card_is_kept()
 
 
 def GAME_zone(s: Scene, waste: int) -> str:
-    from tests.muell_money.player import GAME
+    from companion.games.muell_money.waste import zone
 
-    return GAME.zone(s.state, waste)
+    return zone(s.state, waste)
 
 
 def test_french_scoring_example_49_points() -> None:

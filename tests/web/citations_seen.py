@@ -28,7 +28,6 @@ from companion.errors import Refusal
 from companion.games import game_keys, get_game
 from companion.games.base import ActionHint, Game
 from companion.rules import Citation, Explanation
-from web.common import split_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,9 +71,6 @@ def _lines(seen: Seen, lines: Iterable[Explanation], where: str) -> None:
 
 
 def _hint_reason(seen: Seen, hint: ActionHint, where: str) -> None:
-    if hint.reason:
-        _, chips = split_reason(hint.reason)
-        note(seen, (Citation(c["seed"], c["section"]) for c in chips), where)
     note(seen, hint.rules, where)
 
 

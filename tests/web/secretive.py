@@ -163,17 +163,18 @@ class Secretive(Game[SecretState, Move]):
         if actor.kind is not ActorKind.SEAT:
             return []
         mine = actor.seat == state.turn and not state.awaiting_roll
-        # a reason ends with its citation, as a refusal's message does
-        why = "" if mine else ("the die is rolled first" if state.awaiting_roll else "it is not your turn") + f" [{RULE}]"
+        # a disabled hint's reason in words, its rule as data, as a refusal gives them
+        why = "" if mine else ("the die is rolled first" if state.awaiting_roll else "it is not your turn")
+        rules = () if mine else (RULE,)
         purse = state.purses[actor.seat or 0]
         choices = tuple(Choice(c, c.title()) for c in COLOURS)
         return [
             ActionHint("pay", "Pay into the pot", fields=(Field("amount", "How much", "number", minimum=1, maximum=max(purse, 1)),),
-                       enabled=mine and purse > 0, reason=why or ("your purse is empty" if purse <= 0 else ""), moves_money=True),
-            ActionHint("paint", "Paint", fields=(Field("colour", "Colour", "choice", choices=choices),), enabled=mine, reason=why),
-            ActionHint("mix", "Mix", fields=(Field("colours", "Colours", "multi", choices=choices),), enabled=mine, reason=why),
-            ActionHint("shout", "Shout", fields=(Field("words", "Words", "text"),), enabled=mine, reason=why),
-            ActionHint("pass", "Pass", enabled=mine, reason=why),
+                       enabled=mine and purse > 0, reason=why or ("your purse is empty" if purse <= 0 else ""), moves_money=True, rules=rules),
+            ActionHint("paint", "Paint", fields=(Field("colour", "Colour", "choice", choices=choices),), enabled=mine, reason=why, rules=rules),
+            ActionHint("mix", "Mix", fields=(Field("colours", "Colours", "multi", choices=choices),), enabled=mine, reason=why, rules=rules),
+            ActionHint("shout", "Shout", fields=(Field("words", "Words", "text"),), enabled=mine, reason=why, rules=rules),
+            ActionHint("pass", "Pass", enabled=mine, reason=why, rules=rules),
         ]
 
     def score(self, state: SecretState) -> ScoreSheet:

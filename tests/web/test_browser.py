@@ -201,7 +201,7 @@ def _seat_pass(table: Table) -> Command:
 
 def _deal_muell(table: Table) -> None:
     """The host's software shuffle, then every card dealt (as the hardware would)."""
-    from companion.games.muell_money import shuffle_command
+    from companion.games.muell_money.chance import shuffle_command
 
     table.submit(shuffle_command(table.state))
     while table.state.phase.value == "deal":

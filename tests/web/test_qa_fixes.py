@@ -18,7 +18,7 @@ from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games import GAMES
 from companion.table import Room
 from web import dashboard_of
-from web.common import actor_label, humanize, split_reason, unique_citations
+from web.common import actor_label, humanize, unique_citations
 from web.host import UNDO_LIMIT
 
 from .conftest import FETCH, SEEDS, csrf, login, make_app, open_table, phone
@@ -130,13 +130,7 @@ def test_disabled_reasons_show_their_citation_as_a_chip(app: Flask, host: FlaskC
     assert all(re.search(r'it is not your turn <a class="cite"[^>]*>004 · Raw Materials</a>', r) for r in reasons)
 
 
-def test_split_reason_and_labels() -> None:
-    assert split_reason("it is not your turn [000, Play Cards]") == (
-        "it is not your turn", [{"seed": "000", "section": "Play Cards", "file": "000_e40f992fff17eb4a.txt"}])
-    text, cites = split_reason("wait [001, 2. Distribute the Waste] [core, Host correction]")
-    assert text == "wait" and [c["seed"] for c in cites] == ["001", "core"]
-    assert split_reason("a list [PAP-3, FOOD-1]") == ("a list [PAP-3, FOOD-1]", [])  # not a seed: kept
-    assert split_reason("") == ("", [])
+def test_labels_and_unique_citations() -> None:
     assert humanize("pollution-check") == "Pollution check" and humanize("turn_no") == "Turn no"
     assert actor_label("host", "host") == "Host" and actor_label("chance", "software") == "Chance (software)"
     assert actor_label("Ann", "phone") == "Ann" and actor_label("host", "scanner") == "Host (scanner)"

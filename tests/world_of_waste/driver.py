@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.games.world_of_waste.game import Phase, WasteState
+from companion.games.world_of_waste.state import Phase, WasteState
 from companion.table import Accepted, Table
 
 Hook = Callable[["RandomTable", Command], None]
@@ -53,9 +53,9 @@ class RandomTable:
         rng = self.rng
         n = st.seats
         if st.phase is Phase.DEAL:
-            from companion.games.world_of_waste.game import _deal_order, hand_size
+            from companion.games.world_of_waste.state import deal_order, hand_size
 
-            for s in _deal_order(st):
+            for s in deal_order(st):
                 missing = hand_size(n) - len(st.dealt[s])
                 if missing:
                     k = rng.randint(1, missing)

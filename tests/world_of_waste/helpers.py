@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.commands import CHANCE, Actor, Command
-from companion.games.world_of_waste.game import Phase, WasteState
+from companion.games.world_of_waste.state import Phase, WasteState
 from companion.table import Accepted, Room, Table
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.games.world_of_waste.game import Phase, _deal_order, hand_size
+from companion.games.world_of_waste.state import Phase, deal_order, hand_size
 from companion.store import Store
 from companion.table import Room
 
@@ -51,7 +51,7 @@ def main() -> None:
         while not table.is_over():
             st = table.state
             if st.phase is Phase.DEAL:
-                for s in _deal_order(st):
+                for s in deal_order(st):
                     cards = [deck.pop() for _ in range(hand_size(st.seats))]
                     emit(Command(CHANCE, "deal", {"seat": SEATS[s], "cards": cards}))
                 continue

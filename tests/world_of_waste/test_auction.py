@@ -10,8 +10,11 @@ import pytest
 
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.catalog import Catalog, read_catalog
-from companion.games.world_of_waste.game import Phase, WorldOfWaste, auction_order, next_boss
+from companion.games.world_of_waste.auction import auction_order
+from companion.games.world_of_waste.components import Catalog, read_catalog
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.rounds import next_boss
+from companion.games.world_of_waste.state import Phase
 from companion.table import Room
 
 from .helpers import do, hand_of, seat, state_of, to_auction

@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 
 from companion.commands import HOST, Command
-from companion.games.world_of_waste.deck_out import (
-    DECK_OUT_OPTION,
-    MIX_RULE,
-    OUT_OF_GAME_RULE,
-    round_need,
-)
-from companion.games.world_of_waste.game import Phase, WorldOfWaste, deck_count, free_ids
+from companion.games.world_of_waste.citations import MIX_RULE, OUT_OF_GAME_RULE
+from companion.games.world_of_waste.deck_out import round_need
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.options import DECK_OUT_OPTION
+from companion.games.world_of_waste.state import Phase, deck_count, free_ids
 from companion.table import Room, fold
 
 from .driver import RandomTable

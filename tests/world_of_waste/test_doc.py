@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.games.world_of_waste.game import COMMANDS, WorldOfWaste
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.moves import COMMANDS
 from companion.table import Room
 
 from .helpers import new_table

@@ -13,8 +13,9 @@ import pytest
 from companion.commands import CHANCE, HOST, Actor
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.base import TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.game import Phase, WasteState, WorldOfWaste, _counts
+from companion.games.world_of_waste.game import WorldOfWaste
 from companion.games.world_of_waste.scoring import score_stations
+from companion.games.world_of_waste.state import Phase, WasteState, type_counts
 from companion.rules import EARLY_END
 from companion.table import Room, Table, fold
 
@@ -65,7 +66,7 @@ def test_the_host_ends_in_round_two_and_the_stations_score_as_they_stand(room: R
     sheet = table.score()
     assert sheet.final
     assert any("ended early by the host in round 2 (the pub closes)" in note for note in sheet.notes)
-    scored = score_stations(st.catalog, [_counts(st.catalog, s) for s in st.stations])
+    scored = score_stations(st.catalog, [type_counts(st.catalog, s) for s in st.stations])
     expected = [sc.total + (3 if sc.seat == 2 else 0) for sc in scored]
     assert [s.total for s in sheet.seats] == expected
     assert [s["score"] for s in table.view(TABLE_SCREEN)["game_view"]["seats"]] == expected

@@ -15,7 +15,8 @@ from companion.cli import main as cli_main
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn, Refusal, SetupError
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.game import Phase, WorldOfWaste
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.state import Phase
 from companion.table import Room, Table
 
 from .helpers import (
@@ -418,7 +419,7 @@ def test_software_draws_play_a_whole_game(room: Room) -> None:
     command, and a whole game plays with no real card."""
     import random
 
-    from companion.games.world_of_waste import (
+    from companion.games.world_of_waste.chance import (
         bonus_command,
         deal_command,
         draw_command,
@@ -460,8 +461,7 @@ def test_every_citation_quotes_the_seed_verbatim() -> None:
     word for word ('...' and ' / ' join separate passages)."""
     import re
 
-    from companion.games.world_of_waste import game as game_module
-    from companion.games.world_of_waste import scoring
+    from companion.games.world_of_waste import citations
     from companion.rules import Citation
 
     seed = (Path(__file__).resolve().parents[3] / "shared" / "seeds" / "001_93425c0437d9019a.txt")
@@ -470,7 +470,7 @@ def test_every_citation_quotes_the_seed_verbatim() -> None:
     text = seed.read_text(encoding="utf-8")
     flat = re.sub(r"\s+", " ", text.replace("**", ""))
     headings = {line.strip().rstrip(":") for line in text.splitlines() if line.strip()}
-    cites = [v for m in (game_module, scoring) for v in vars(m).values() if isinstance(v, Citation)]
+    cites = [v for v in vars(citations).values() if isinstance(v, Citation)]
     assert len(cites) > 20
     for c in cites:
         if c.seed != "001":

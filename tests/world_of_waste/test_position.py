@@ -13,8 +13,9 @@ import pytest
 
 from companion.cli import run_script
 from companion.commands import CHANCE, Actor, Command
-from companion.games.world_of_waste.game import Phase, WorldOfWaste, deck_count
+from companion.games.world_of_waste.game import WorldOfWaste
 from companion.games.world_of_waste.position import describe, place, problems
+from companion.games.world_of_waste.state import Phase, deck_count
 from companion.position import PositionError
 from companion.store import Store
 from companion.table import Room

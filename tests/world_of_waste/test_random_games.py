@@ -13,17 +13,11 @@ import pytest
 
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.world_of_waste.catalog import RECYCLER
-from companion.games.world_of_waste.game import (
-    Phase,
-    WasteState,
-    WorldOfWaste,
-    _swap,
-    deck_count,
-    free_ids,
-    located,
-)
+from companion.games.world_of_waste.components import RECYCLER
+from companion.games.world_of_waste.deck import swap
+from companion.games.world_of_waste.game import WorldOfWaste
 from companion.games.world_of_waste.position import problems as position_problems
+from companion.games.world_of_waste.state import Phase, WasteState, deck_count, free_ids, located
 from companion.table import Room, Table, fold
 
 from .driver import RandomTable
@@ -105,7 +99,7 @@ def check_recycler_twins(st: WasteState, public: set[str]) -> None:
                 pairs.append((mine[-1], other[len(other) // 2]))
         for card, stand_in in pairs:
             twin = copy.deepcopy(st)
-            _swap(twin, card, stand_in)
+            swap(twin, card, stand_in)
             assert located(twin).count(stand_in) == 1
             for viewer in [TABLE_SCREEN, HOST_SCREEN, *(seat_viewer(t) for t in range(st.seats) if t != s)]:
                 assert GAME.view(twin, viewer) == GAME.view(st, viewer), (st.phase, viewer)
@@ -202,7 +196,6 @@ def test_views_are_json_and_enabled_hints_are_legal(room: Room) -> None:
 
     from companion.commands import CHANCE, HOST, Actor
     from companion.errors import Refusal
-    from companion.games.world_of_waste import game as game_module
 
     table = room.open_table("world-of-waste", ["Ada", "Ben", "Cy"])
     rt = RandomTable(table, random.Random(7), "exact")
@@ -226,7 +219,7 @@ def test_views_are_json_and_enabled_hints_are_legal(room: Room) -> None:
                     continue
                 if not actor.is_seat and not hint.fields:
                     # a software draw: the server asks the game's <command>_command(state)
-                    drawn = getattr(game_module, f"{hint.command}_command")(st, random.Random(tried))
+                    drawn = getattr(GAME, f"{hint.command}_command")(st, random.Random(tried))
                     GAME.check(st, GAME.parse(st, drawn))
                     tried += 1
                     continue

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from companion.games.world_of_waste.catalog import Catalog, UnknownCard, read_catalog
+from companion.games.world_of_waste.components import Catalog, UnknownCard, read_catalog
 from companion.games.world_of_waste.game import WorldOfWaste
 from companion.games.world_of_waste.scoring import (
     electronics_units,

@@ -18,8 +18,9 @@ import pytest
 
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
-from companion.games.world_of_waste.catalog import RECYCLER
-from companion.games.world_of_waste.game import WasteState, WorldOfWaste
+from companion.games.world_of_waste.components import RECYCLER
+from companion.games.world_of_waste.game import WorldOfWaste
+from companion.games.world_of_waste.state import WasteState
 from companion.table import Room, Table
 
 from .driver import RandomTable

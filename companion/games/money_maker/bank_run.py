@@ -1,4 +1,12 @@
-"""The bankrun-o-meter, bank runs, promotion, degradation, prison, bankruptcy.
+"""The bankrun-o-meter and bank runs, and the turn they interrupt.
+
+The bank-run chip moves (dice, five open cards, degraded banks); when it
+reaches the circle a bank run freezes the game: every bank takes back its
+credit from the affected blocks and owes it, settles, puts down its gold, and
+is solvent (perhaps promoted) or insolvent.  When nobody owes any more the
+turn goes on or the next turn starts.  A turn's start can move the chip into a
+bank run and a bank run's end starts the next turn, so the turn's start lives
+here too.
 
 Every function mutates the state it is given and appends explanation lines;
 it raises ``IllegalMove`` before changing anything it cannot do.
@@ -8,22 +16,17 @@ from __future__ import annotations
 
 from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
-from companion.games.money_maker.payment import (
-    Payment,
-    Placement,
-    credit_usable,
-    describe,
-    pay,
-    place,
-    spread,
-)
+from companion.games.money_maker.end_of_game import check_end
+from companion.games.money_maker.offers import lapse_offers
+from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.prison import free_from_prison
+from companion.games.money_maker.promotion import promote
 from companion.games.money_maker.state import (
     BANK_RUN,
-    BANKRUPT,
-    DEGRADED,
+    DRAW,
     INSOLVENT,
+    INVEST,
     OVER,
-    PRISON,
     SOLVENT,
     UNSETTLED,
     Bank,
@@ -35,25 +38,45 @@ from companion.rules import Citation, Explanation, say
 Lines = list[Explanation]
 
 
-def ring_name(state: MoneyMakerState, rating: int) -> str:
-    return "debtors' prison" if rating == PRISON else f"ring {state.comp.ring(rating).name}"
+# the turn ----------------------------------------------------------------------------
+def start_turn(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    if state.offers:
+        lapse_offers(state, "the turn is over", lines)
+    state.turn = seat
+    state.turn_no += 1
+    state.bought = {}
+    state.produced = []
+    state.action_bought = False
+    state.auction_opened = False
+    state.won_auction = False
+    state.last_roll = None
+    name = state.names[seat]
+    if len(state.open_cards) >= state.comp.max_open:
+        state.phase = INVEST
+        lines.append(say(f"{name}'s turn {state.turn_no}: {state.comp.max_open} investment cards are open, so no card is drawn", C.FIVE_OPEN))
+        move_chip(state, 1, f"{state.comp.max_open} cards open", INVEST, lines)
+    elif sum(state.deck.values()) == 0:
+        state.phase = INVEST
+        lines.append(say(f"{name}'s turn {state.turn_no}: the investment deck is empty, nothing to draw", C.STEP1))
+    else:
+        state.phase = DRAW
+        lines.append(say(f"{name}'s turn {state.turn_no}: draw an investment card", C.STEP1))
 
 
-def private(state: MoneyMakerState, seat: int, lines: Lines) -> None:
-    """A line only the seat sees: what its vault holds now."""
-    b = state.banks[seat]
-    held = ", ".join(f"{state.names[i]} {n}" for i, n in sorted(b.held.items())) or "none"
-    acts = ", ".join(b.actions) or "none"
-    lines.append(
-        say(
-            f"Your vault: {b.gold} gold, {b.goods['production']} production and {b.goods['consumer']} consumer goods, "
-            f"other banks' credit: {held}, action cards: {acts}",
-            audience=[seat],
-        )
-    )
+def next_turn(state: MoneyMakerState, lines: Lines) -> None:
+    check_end(state, lines)
+    if state.phase == OVER:
+        return
+    seat = state.turn
+    for _ in range(state.seats):
+        seat = (seat + 1) % state.seats
+        if not state.banks[seat].bankrupt:
+            break
+    start_turn(state, seat, lines)
 
 
-# the meter -------------------------------------------------------------------------
+
+# the meter ---------------------------------------------------------------------------
 def chips_left(state: MoneyMakerState) -> bool:
     return state.runs_started < min(len(state.comp.circle), state.length)
 
@@ -147,6 +170,8 @@ def affected(state: MoneyMakerState, bank: Bank, symbols: set[str]) -> list[str]
     return [b.id for b in ring.blocks if symbols & set(b.symbols)]
 
 
+
+# settling --------------------------------------------------------------------------
 def begin_settlement(state: MoneyMakerState, lines: Lines) -> None:
     """Every bank takes back its credit from the affected blocks and owes it."""
     run = state.bank_run
@@ -287,140 +312,8 @@ def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) 
     maybe_finish(state, lines)
 
 
-# rating changes ---------------------------------------------------------------------
-def promote(state: MoneyMakerState, seat: int, paid: int, lines: Lines) -> None:
-    bank = state.banks[seat]
-    rating = bank.rating
-    left = paid
-    while rating < len(state.comp.rings) and left >= state.comp.ring(rating + 1).cost_to_reach:
-        left -= state.comp.ring(rating + 1).cost_to_reach
-        rating += 1
-    if rating == bank.rating:
-        if paid <= 0:
-            return
-        nxt = state.comp.ring(bank.rating + 1).cost_to_reach if bank.rating < len(state.comp.rings) else 0
-        if nxt:
-            lines.append(
-                say(f"{state.names[seat]} paid {paid} at once; {nxt} is needed to reach {ring_name(state, bank.rating + 1)}: no promotion", C.PROMOTION)
-            )
-        return
-    old = bank.rating
-    move_to_ring(state, bank, rating)
-    rest = (
-        f"; its remaining {bank.on_board} credit moves to the new ring (redistribute to choose the blocks)"
-        if bank.on_board
-        else ""
-    )
-    lines.append(
-        say(
-            f"{state.names[seat]} paid {paid} at once and is promoted from {ring_name(state, old)} to {ring_name(state, rating)}{rest}",
-            C.PROMOTION,
-        )
-    )
-
-
-def move_to_ring(state: MoneyMakerState, bank: Bank, rating: int, extra: int = 0) -> None:
-    """Change a bank's rating; its credit on the board (and ``extra``) goes onto the
-    new ring block by block: each block's credit onto the new block sharing its first symbol."""
-    old_ring = state.comp.ring(bank.rating)
-    new_ring = state.comp.ring(rating)
-    moved: dict[str, int] = {}
-    for block_id, amount in bank.board.items():
-        old = old_ring.block(block_id)
-        target = new_ring.blocks[0].id
-        if old is not None:
-            for nb in new_ring.blocks:
-                if old.symbols and old.symbols[0] in nb.symbols:
-                    target = nb.id
-                    break
-        moved[target] = moved.get(target, 0) + amount
-    bank.rating = rating
-    bank.board = moved
-    if extra:
-        for b, n in spread(state, bank, extra).items():
-            bank.add_board(b, n)
-    if bank.seat not in state.may_redistribute:
-        state.may_redistribute.append(bank.seat)
-
-
-def free_from_prison(state: MoneyMakerState, seat: int, lines: Lines) -> None:
-    bank = state.banks[seat]
-    bank.rating = 1
-    lines.append(say(f"{state.names[seat]}'s debt is paid: free again, on ring I", C.PRISON))
-
-
-def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
-    run = state.bank_run
-    assert run is not None
-    if run.standing.get(seat) != INSOLVENT:
-        raise IllegalMove(f"only an insolvent bank degrades; {state.names[seat]} is {run.standing.get(seat, 'not in debt')}", C.DEGRADATION)
-    bank = state.banks[seat]
-    residual = run.residual.pop(seat)
-    name = state.names[seat]
-    if bank.in_prison:
-        run.standing[seat] = BANKRUPT
-        for b, n in spread(state, bank, residual).items():
-            bank.add_board(b, n)
-        go_bankrupt(state, seat, lines)
-    elif bank.rating == 1:
-        run.standing[seat] = DEGRADED
-        bank.rating = PRISON
-        for b, n in spread(state, bank, residual).items():
-            bank.add_board(b, n)
-        lines.append(say(f"{name} degrades from ring I to debtors' prison; its residual debt of {residual} goes on ring I", C.TO_PRISON))
-    else:
-        run.standing[seat] = DEGRADED
-        old = bank.rating
-        move_to_ring(state, bank, old - 1, residual)
-        lines.append(
-            say(
-                f"{name} degrades from {ring_name(state, old)} to {ring_name(state, old - 1)}; all its credit, "
-                f"with the residual {residual}, goes on the new ring (redistribute to choose the blocks)",
-                C.DEGRADATION,
-            )
-        )
-    if chips_left(state):
-        lines.append(chip_line(state, state.comp.degrade_moves, "A degraded bank shakes confidence: the next bank-run chip", C.DEGRADATION))
-    maybe_finish(state, lines)
-
-
-def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
-    bank = state.banks[seat]
-    name = state.names[seat]
-    bank.bankrupt = True
-    lines.append(say(f"{name} degrades in prison: bankrupt, out of the game", C.BANKRUPTCY))
-    for m, n in bank.goods.items():
-        state.removed_goods[m] += n
-        bank.goods[m] = 0
-    bank.cards = []
-    bank.actions = []
-    state.reserve += bank.gold
-    bank.gold = 0
-    bank.written_off += bank.on_board
-    bank.board = {}
-    for other in state.banks:
-        if other.seat == seat:
-            continue
-        n = other.held.pop(seat, 0)
-        if n:
-            bank.written_off += n
-            lines.append(say(f"The {n} of {name}'s credit in your vault is worthless now", C.BANKRUPTCY, audience=[other.seat]))
-    for issuer, n in sorted(bank.held.items()):
-        issuer_bank = state.banks[issuer]
-        for b, k in place(state, issuer_bank, [Placement(None, n)]).items():
-            issuer_bank.add_board(b, k)
-        lines.append(
-            say(f"{name}'s holding of {state.names[issuer]}'s credit ({n}) goes on {state.names[issuer]}'s ring", C.BANKRUPTCY, C.PLACED_BY_DEFAULT)
-        )
-    bank.held = {}
-    if seat in state.may_redistribute:
-        state.may_redistribute.remove(seat)
-
-
 def maybe_finish(state: MoneyMakerState, lines: Lines) -> None:
     """End the bank run when nobody is unsettled or insolvent any more."""
-    from companion.games.money_maker.engine import check_end, lapse_offers, next_turn
-
     run = state.bank_run
     if run is None or not run.started:
         return
@@ -442,46 +335,4 @@ def maybe_finish(state: MoneyMakerState, lines: Lines) -> None:
     else:
         state.phase = run.resume
         lines.append(say(f"{state.names[state.turn]}'s turn goes on", C.BANK_RUN))
-
-
-def prisoner_absorbs(state: MoneyMakerState, seat: int, lines: Lines) -> None:
-    """A prisoner's received other banks' credit pays its debt at once."""
-    bank = state.banks[seat]
-    if not bank.in_prison or state.phase == BANK_RUN:
-        return
-    for issuer in sorted(bank.held):
-        debt = bank.on_board
-        if debt <= 0:
-            break
-        ok, _ = credit_usable(state, issuer)
-        if not ok:
-            continue
-        n = min(bank.held[issuer], debt)
-        issuer_bank = state.banks[issuer]
-        for b, k in place(state, issuer_bank, [Placement(None, n)]).items():
-            issuer_bank.add_board(b, k)
-        bank.take_held(issuer, n)
-        extinguish(bank, n)
-        lines.append(
-            say(
-                f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once",
-                C.PRISON,
-                C.PRISONER_CREDIT,
-                C.PLACED_BY_DEFAULT,
-            )
-        )
-    if bank.on_board == 0:
-        free_from_prison(state, seat, lines)
-
-
-def extinguish(bank: Bank, amount: int) -> None:
-    """Take back ``amount`` of a bank's own credit from its board (first blocks first)."""
-    left = amount
-    for block in list(bank.board):
-        n = min(bank.board[block], left)
-        bank.take_board(block, n)
-        left -= n
-        if not left:
-            break
-    bank.extinguished += amount - left
 

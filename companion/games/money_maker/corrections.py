@@ -35,7 +35,7 @@ from companion.corrections import hint as correction_hint
 from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand
 from companion.games.base import ActionHint, Choice, Field
-from companion.games.money_maker.bank_run import move_to_ring
+from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
 from companion.rules import Explanation
 

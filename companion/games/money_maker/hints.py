@@ -1,28 +1,27 @@
 """What each actor could do now, as buttons and forms for the phone UI.
 
-Disabled hints say why (with the rule) so the phone can show greyed buttons.
-The hints are generated from the state, then each enabled one is checked by
-running the move on a copy, so a hint never offers something the rules refuse.
+Disabled hints say why in plain words (``reason``) and which rule forbids it
+(``rules``, the citation the refusal would give), so the phone can show greyed
+buttons with their rule.  The hints are generated from the state, then each
+enabled one is checked by running the move on a copy (``rules.check``), so a
+hint never offers something the rules refuse.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
-from companion.errors import Refusal
+from companion.errors import IllegalMove, NotYourTurn, Refusal
 from companion.games.base import ActionHint, Choice, Field
+from companion.games.money_maker import citations as C
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import host_hint as correction_hint
-from companion.games.money_maker.engine import (
-    card_kind,
-    market_price,
-    offer_words,
-    opening_bid,
-    roll_expected,
-    sell_price,
-)
+from companion.games.money_maker.dice import roll_expected
+from companion.games.money_maker.moves import parse
+from companion.games.money_maker.offers import offer_words
 from companion.games.money_maker.payment import credit_usable, ring_blocks
+from companion.games.money_maker.rules import check
 from companion.games.money_maker.state import (
     ACTION,
     AUCTION,
@@ -36,10 +35,11 @@ from companion.games.money_maker.state import (
     TRADE,
     UNSETTLED,
     MoneyMakerState,
+    card_kind,
+    market_price,
+    opening_bid,
+    sell_price,
 )
-
-if TYPE_CHECKING:
-    from companion.games.money_maker.game import MoneyMaker
 
 
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
@@ -74,13 +74,14 @@ def can_cover(state: MoneyMakerState, seat: int, amount: int) -> bool:
     return bank.gold + sum(n for i, n in bank.held.items() if credit_usable(state, i)[0]) >= amount
 
 
-def _turn_reason(state: MoneyMakerState, seat: int) -> str:
+def _turn_reason(state: MoneyMakerState, seat: int) -> Refusal | None:
+    """Why a step of the turn is not this seat's (the check cites step 2 for it too)."""
     if seat != state.turn:
-        return f"it is {state.names[state.turn]}'s turn"
-    return ""
+        return NotYourTurn(f"it is {state.names[state.turn]}'s turn", C.STEP2)
+    return None
 
 
-def hints(game: MoneyMaker, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
+def hints(state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
     out: list[ActionHint] = []
     if state.phase == OVER:
         return out
@@ -95,10 +96,10 @@ def hints(game: MoneyMaker, state: MoneyMakerState, actor: Actor) -> list[Action
         and not state.banks[actor.seat].bankrupt
     ):
         out.extend(_seat_hints(state, actor.seat))
-    return [_verified(game, state, actor, h) for h in out]
+    return [_verified(state, actor, h) for h in out]
 
 
-def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
+def _verified(state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
     """Disable a hint whose move (with its defaults) the rules would refuse."""
     if not hint.enabled or (hint.fields and any(f.default is None for f in hint.fields)):
         return hint
@@ -107,11 +108,11 @@ def _verified(game: MoneyMaker, state: MoneyMakerState, actor: Actor, hint: Acti
         if f.default is not None and f.default != "":
             args[f.name] = f.default
     try:
-        move = game.parse(state, Command(actor, hint.command, args))
-        game.check(state, move)
+        move = parse(state, Command(actor, hint.command, args))
+        check(state, move)
     except Refusal as err:
         if not hint.fields:
-            return ActionHint(hint.command, hint.label, hint.args, hint.fields, False, str(err), hint.moves_money)
+            return ActionHint.refused(hint.command, hint.label, err, hint.args, hint.fields, hint.moves_money)
     return hint
 
 
@@ -199,19 +200,18 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     if phase in (FIRST_AUCTION, AUCTION) and state.auction is not None:
         a = state.auction
         floor = max(a.high + 1, a.opening) if a.bidder is not None else a.opening
-        reason = ""
+        why: Refusal | None = None
         if bank.in_prison:
-            reason = "debtors' prison: no bidding"
+            why = IllegalMove("debtors' prison: no bidding", C.PRISON)
         elif a.bidder == seat:
-            reason = "you are the highest bidder"
+            why = IllegalMove("you are the highest bidder", C.STEP2)
         what = "the first turn" if not a.card else a.card
         out.append(
-            ActionHint(
+            ActionHint.refused(
                 "bid",
                 f"Bid for {what}",
+                why,
                 fields=(Field("amount", "Your bid", "number", minimum=floor, maximum=bank.gold if state.beginner else None, default=floor),),
-                enabled=not reason,
-                reason=reason,
             )
         )
         if phase == AUCTION and seat == state.turn and a.bidder is not None:
@@ -232,27 +232,28 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     # step 2
     if phase == INVEST:
         for card_id in state.open_cards:
-            reason = turn_reason or ("debtors' prison: no auction in your turn" if bank.in_prison else "")
+            why = turn_reason or (IllegalMove("debtors' prison: no auction in your turn", C.PRISON) if bank.in_prison else None)
             out.append(
-                ActionHint(
+                ActionHint.refused(
                     "open_auction",
                     f"Auction {state.comp.investment(card_kind(card_id)).name} ({card_id}) from {opening_bid(state, card_id)}",
+                    why,
                     {"card": card_id},
-                    enabled=not reason,
-                    reason=reason,
                 )
             )
         if not state.auction_opened:
             for block, n in sorted(bank.board.items()):
-                reason = turn_reason or ("" if can_cover(state, seat, n) else f"you hold too little gold and usable credit to pay {n}")
+                why = turn_reason or (
+                    None if can_cover(state, seat, n)
+                    else IllegalMove(f"you hold too little gold and usable credit to pay {n}", C.ALTERNATIVE)
+                )
                 out.append(
-                    ActionHint(
+                    ActionHint.refused(
                         "pay_off",
                         f"Alternative step: pay off {n} on {block}",
+                        why,
                         {"block": block},
                         fields=payment_fields(state, seat, n, own=False),
-                        enabled=not reason,
-                        reason=reason,
                         moves_money=True,
                     )
                 )
@@ -260,48 +261,46 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     if phase in (INVEST, TRADE):
         for m in MARKETS:
             left = state.comp.buy_limit - state.bought.get(m, 0)
-            reason = turn_reason or ("you bought 4 here this turn" if left <= 0 else "")
+            why = turn_reason or (IllegalMove("you bought 4 here this turn", C.BUYING) if left <= 0 else None)
             out.append(
-                ActionHint(
+                ActionHint.refused(
                     "buy",
                     f"Buy {m} goods (now {market_price(state, m)} each)",
+                    why,
                     {"market": m},
                     fields=(
                         Field("count", "How many", "number", minimum=1, maximum=max(left, 1), default=1),
                         *payment_fields(state, seat, market_price(state, m)),
                     ),
-                    enabled=not reason,
-                    reason=reason,
                     moves_money=True,
                 )
             )
             have = bank.goods[m]
-            reason = turn_reason or ("you hold none" if have == 0 else "")
+            why = turn_reason or (IllegalMove("you hold none", C.SELLING) if have == 0 else None)
             out.append(
-                ActionHint(
+                ActionHint.refused(
                     "sell",
                     f"Sell {m} goods (next pays {sell_price(state, m)})",
+                    why,
                     {"market": m},
                     fields=(Field("count", "How many", "number", minimum=1, maximum=max(have, 1), default=1),),
-                    enabled=not reason,
-                    reason=reason,
                     moves_money=True,
                 )
             )
         for card_id in bank.cards:
             kind = state.comp.investment(card_kind(card_id))
-            reason = turn_reason or ("produced already this turn" if card_id in state.produced else "")
+            why = turn_reason or (IllegalMove("produced already this turn", C.PRODUCING) if card_id in state.produced else None)
             fields: tuple[Field, ...] = ()
             if kind.is_trading:
                 into = tuple(Choice(m, m) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade)
                 fields = (Field("into", f"Convert {kind.trade} goods into", "choice", into),)
-                if not into and not reason:
-                    reason = f"it converts exactly {kind.trade} goods of one kind: you hold fewer of each"
-            out.append(ActionHint("produce", f"Produce with {kind.name} ({card_id})", {"card": card_id}, fields, enabled=not reason, reason=reason))
-        out.append(ActionHint("end_trading", "Done trading: on to step 4", enabled=not turn_reason, reason=turn_reason))
+                if not into and not why:
+                    why = IllegalMove(f"it converts exactly {kind.trade} goods of one kind: you hold fewer of each", C.PRODUCING)
+            out.append(ActionHint.refused("produce", f"Produce with {kind.name} ({card_id})", why, {"card": card_id}, fields))
+        out.append(ActionHint.refused("end_trading", "Done trading: on to step 4", turn_reason))
     # step 4
     if phase in (INVEST, TRADE, ACTION):
-        reason = turn_reason or ("one action card per turn" if state.action_bought else "")
+        why = turn_reason or (IllegalMove("one action card per turn", C.STEP4) if state.action_bought else None)
         # which card was drawn: optional and private (only this seat's phone shows it);
         # every kind is listed, without counts, so the list tells nothing about other vaults
         drawn = Field(
@@ -312,12 +311,11 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             default="?",
         )
         out.append(
-            ActionHint(
+            ActionHint.refused(
                 "buy_action",
                 f"Buy an action card ({state.comp.action_price})",
+                why,
                 fields=(drawn, *payment_fields(state, seat, state.comp.action_price)),
-                enabled=not reason,
-                reason=reason,
                 moves_money=True,
             )
         )
@@ -341,12 +339,12 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
         if standing == INSOLVENT:
             owes = run.residual[seat]
             out.append(
-                ActionHint(
+                ActionHint.refused(
                     "pay_debt",
                     f"Pay residual debt ({owes})",
+                    None if can_cover(state, seat, 1)
+                    else IllegalMove("you hold no gold or usable credit: make a deal first", C.NEGOTIATING),
                     fields=payment_fields(state, seat, owes, own=False),
-                    enabled=can_cover(state, seat, 1),
-                    reason="" if can_cover(state, seat, 1) else "you hold no gold or usable credit: make a deal first",
                     moves_money=True,
                 )
             )

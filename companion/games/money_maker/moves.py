@@ -1,8 +1,7 @@
-"""Parsing Money Maker commands into moves, and performing a move.
+"""The Money Maker move, and parsing a command into one.
 
 ``parse`` only checks the shape of the arguments (``InvalidCommand``);
-``perform`` checks the rules and changes the state (``IllegalMove``), so the
-game's ``check`` is ``perform`` on a throw-away copy.
+``rules`` checks a move against the rules and applies it (``IllegalMove``).
 """
 
 from __future__ import annotations
@@ -11,17 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.commands import Actor, ActorKind, Command
-from companion.corrections import CORRECTION_RULE
-from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
-from companion.games.money_maker import bank_run as R
-from companion.games.money_maker import citations as C
-from companion.games.money_maker import engine as E
+from companion.commands import Actor, Command
+from companion.errors import InvalidCommand
 from companion.games.money_maker.components import MARKETS
-from companion.games.money_maker.corrections import correct, parse_correct
+from companion.games.money_maker.corrections import parse_correct
 from companion.games.money_maker.payment import Payment, Placement
-from companion.games.money_maker.state import BANK_RUN, MoneyMakerState
-from companion.rules import EARLY_END, Explanation
+from companion.games.money_maker.state import MoneyMakerState
 
 #: command name -> who sends it and what it needs (the vocabulary, also for docs)
 VOCABULARY: Mapping[str, str] = {
@@ -275,123 +269,3 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
             raise InvalidCommand("'placement' maps each housing block to an amount")
         args["placement"] = list(placements(raw, "placement"))
     return Move(command.actor, name, args)
-
-
-# performing -----------------------------------------------------------------------------
-def seat_of(move: Move, what: str) -> int:
-    if move.actor.kind is not ActorKind.SEAT or move.actor.seat is None:
-        raise NotYourTurn(f"{what} is done by a seat, not by {move.actor}", C.STEP2)
-    return move.actor.seat
-
-
-def not_bankrupt(state: MoneyMakerState, seat: int) -> None:
-    if state.banks[seat].bankrupt:
-        raise IllegalMove(f"{state.names[seat]} is bankrupt and out of the game", C.BANKRUPTCY)
-
-
-def perform(state: MoneyMakerState, move: Move) -> list[Explanation]:
-    lines: list[Explanation] = []
-    a = move.args
-    name = move.name
-    kind = move.actor.kind
-    if state.phase == "over":
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
-    if name in ("draw", "roll"):
-        if kind is ActorKind.SEAT:
-            raise NotYourTurn(f"'{name}' is what the table shows (chance) or the host types, not a seat", C.STEP5)
-        if name == "draw":
-            E.do_draw(state, a["card"], lines)
-        else:
-            E.do_roll(state, a["credit"], a["sectors"], lines)
-        return lines
-    if name == "close_auction":
-        E.do_close_auction(state, kind is ActorKind.HOST, move.actor.seat, lines)
-        return lines
-    if name == "deal":
-        if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
-            raise NotYourTurn("a deal is proposed by one of its two banks (or recorded by the host)", C.DEALS)
-        if kind is ActorKind.HOST:  # the referee records what both banks agreed at the table
-            E.do_deal(state, a["a"], a["b"], a["gives"], lines)
-        else:
-            proposer = move.actor.seat
-            assert proposer is not None
-            not_bankrupt(state, proposer)
-            E.do_propose_deal(state, proposer, a["b"] if proposer == a["a"] else a["a"], a["gives"], lines)
-        return lines
-    if name == "withdraw_deal":
-        if kind is ActorKind.CHANCE:
-            raise NotYourTurn("a deal offer is withdrawn by the bank that made it (or the host)", C.DEAL_AGREED)
-        E.do_withdraw_deal(state, move.actor.seat if kind is ActorKind.SEAT else None, a["offer"], lines)
-        return lines
-    if name == "end":
-        if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host ends the game early", EARLY_END)
-        E.end_early(state, a["reason"], lines)
-        return lines
-    if name == "correct":
-        if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
-        correct(state, a, lines)
-        return lines
-    if name == "grant":
-        if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host records an action card's effect with the reserves", C.ACTION_CARDS)
-        E.do_grant(state, a["seat"], a["gold"], a["goods"], lines)
-        return lines
-    if name == "degrade":
-        if kind is ActorKind.HOST:
-            if a["seat"] is None:
-                raise InvalidCommand("the host names the 'seat' that degrades")
-            seat = a["seat"]
-        else:
-            seat = seat_of(move, "degrading")
-            if a["seat"] is not None and a["seat"] != seat:
-                raise NotYourTurn("a bank degrades itself (or the host records it)", C.DEGRADATION)
-        _in_run(state, "degrading")
-        R.degrade(state, seat, lines)
-        return lines
-    if name in ("accept_deal", "decline_deal") and kind is not ActorKind.SEAT:
-        raise NotYourTurn("a deal offer is answered by the other bank, on its own phone", C.DEAL_AGREED)
-    seat = seat_of(move, f"'{name}'")
-    not_bankrupt(state, seat)
-    if name == "bid":
-        E.do_bid(state, seat, a["amount"], lines)
-    elif name == "pay":
-        E.do_pay(state, seat, a["payment"], lines)
-    elif name == "open_auction":
-        E.do_open_auction(state, seat, a["card"], lines)
-    elif name == "pay_off":
-        E.do_pay_off(state, seat, a["block"], a["payment"], lines)
-    elif name == "buy":
-        E.do_buy(state, seat, a["market"], a["count"], a["payment"], lines)
-    elif name == "sell":
-        E.do_sell(state, seat, a["market"], a["count"], lines)
-    elif name == "produce":
-        E.do_produce(state, seat, a["card"], a["into"], lines)
-    elif name == "end_trading":
-        E.do_end_trading(state, seat, lines)
-    elif name == "buy_action":
-        E.do_buy_action(state, seat, a["card"], a["payment"], lines)
-    elif name == "play_action":
-        E.do_play_action(state, seat, a["card"], lines)
-    elif name == "settle":
-        _in_run(state, "settling")
-        R.settle(state, seat, a["payment"], lines)
-    elif name == "pay_debt":
-        _in_run(state, "paying a bank-run debt")
-        R.pay_debt(state, seat, a["payment"], lines)
-    elif name == "redistribute":
-        E.do_redistribute(state, seat, a["placement"], lines)
-    elif name == "accept_deal":
-        E.do_accept_deal(state, seat, a["offer"], lines)
-    elif name == "decline_deal":
-        E.do_decline_deal(state, seat, a["offer"], lines)
-    return lines
-
-
-def _in_run(state: MoneyMakerState, what: str) -> None:
-    run = state.bank_run
-    if state.phase != BANK_RUN or run is None:
-        raise IllegalMove(f"{what} belongs to a bank run, and none is on", C.BANK_RUN)
-    if not run.started:
-        raise IllegalMove(f"{what}: first roll the sector dice for the bank run", C.RUN_STEP1)

@@ -5,6 +5,9 @@ own credit (placed on blocks of its own ring) and other banks' credit from its
 vault (placed on the issuer's ring).  A block of ``None`` means "spread it the
 default way": one piece at a time onto the block holding the least of that
 bank's credit, first block first on a tie.
+
+``private`` is the line only the paying (or receiving) bank sees afterwards:
+what its vault holds now.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from companion.games.money_maker.state import (
     Bank,
     MoneyMakerState,
 )
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
 
 
 @dataclass(frozen=True)
@@ -200,3 +206,18 @@ def describe(state: MoneyMakerState, paid: Paid) -> str:
             f"{state.names[issuer]}'s credit on " + ", ".join(f"{b}: {n}" for b, n in sorted(spots.items()))
         )
     return "; ".join(parts) if parts else "nothing"
+
+
+def private(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    """A line only the seat sees: what its vault holds now."""
+    b = state.banks[seat]
+    held = ", ".join(f"{state.names[i]} {n}" for i, n in sorted(b.held.items())) or "none"
+    acts = ", ".join(b.actions) or "none"
+    lines.append(
+        say(
+            f"Your vault: {b.gold} gold, {b.goods['production']} production and {b.goods['consumer']} consumer goods, "
+            f"other banks' credit: {held}, action cards: {acts}",
+            audience=[seat],
+        )
+    )
+

@@ -35,7 +35,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.money_maker.components import MARKETS
-from companion.games.money_maker.engine import card_kind
 from companion.games.money_maker.state import (
     ACTION,
     BANK_RUN,
@@ -47,6 +46,7 @@ from companion.games.money_maker.state import (
     TRADE,
     UNSETTLED,
     MoneyMakerState,
+    card_kind,
 )
 from companion.position import PositionError, Reader, seat_blocks, seat_index
 

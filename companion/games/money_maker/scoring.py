@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
-from companion.games.money_maker.engine import card_kind, market_price
-from companion.games.money_maker.state import PRISON, MoneyMakerState
+from companion.games.money_maker.state import PRISON, MoneyMakerState, card_kind, market_price
 
 
 def credit_to_others(state: MoneyMakerState, seat: int) -> int:

@@ -1,6 +1,9 @@
 """The state of a Money Maker table: banks, city rings, markets, the meter.
 
-Plain mutable dataclasses: ``apply`` works on a private deep copy.
+Plain mutable dataclasses: ``apply`` works on a private deep copy.  Below
+them, small queries on the state that every other module may ask: a card's
+kind and name, a market's prices, an auction's opening bid, what the table
+waits for in words, and the refusal of a move out of its turn or phase.
 """
 
 from __future__ import annotations
@@ -8,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import IllegalMove, NotYourTurn
+from companion.games.money_maker import citations as C
 from companion.games.money_maker.components import Components
 
 # phases --------------------------------------------------------------------------
@@ -213,3 +218,84 @@ class MoneyMakerState:
 
     def live_banks(self) -> list[Bank]:
         return [b for b in self.banks if not b.bankrupt]
+
+
+# small queries on the state -------------------------------------------------------------
+def card_kind(card_id: str) -> str:
+    return card_id.rsplit("-", 1)[0]
+
+
+def card_label(state: MoneyMakerState, card_id: str) -> str:
+    kind = state.comp.investment(card_kind(card_id))
+    return f"{kind.name} ({card_id})"
+
+
+def market_price(state: MoneyMakerState, market: str) -> int:
+    """What one good of the market costs now (its top filled slot; 9 when empty)."""
+    fill = state.markets[market]
+    if fill == 0:
+        return state.comp.reserve_price
+    return state.comp.markets[market].slots[fill - 1]
+
+
+def sell_price(state: MoneyMakerState, market: str) -> int:
+    fill = state.markets[market]
+    slots = state.comp.markets[market].slots
+    return slots[fill] if fill < len(slots) else state.comp.full_market_price
+
+
+def opening_bid(state: MoneyMakerState, card_id: str) -> int:
+    kind = state.comp.investment(card_kind(card_id))
+    total = 0
+    for market, n in kind.requires:
+        fill = state.markets[market]
+        slots = state.comp.markets[market].slots
+        for _ in range(n):
+            if fill > 0:
+                total += slots[fill - 1]
+                fill -= 1
+            else:
+                total += state.comp.reserve_price
+    return total
+
+
+def phase_words(state: MoneyMakerState) -> str:
+    p = state.phase
+    if p == FIRST_AUCTION:
+        missing = state.comp.open_at_start - len(state.open_cards)
+        if missing > 0:
+            return f"open {missing} more investment card{'s' if missing != 1 else ''}; anyone may bid for the first turn"
+        bidder = state.auction.bidder if state.auction is not None else None
+        high = f" (high bid {state.auction.high} by {state.names[bidder]})" if state.auction is not None and bidder is not None else ""
+        a = state.auction
+        floor = (max(a.high + 1, a.opening) if a.bidder is not None else a.opening) if a is not None else 1
+        closer = "the host or the high bidder closes it" if bidder is not None else "the host closes it"
+        return f"the auction for the first turn is on{high}: the next bid is at least {floor}; {closer}"
+    if p == PAYMENT and state.due is not None:
+        return f"{state.names[state.due.seat]} first pays {state.due.amount}"
+    if p == DRAW:
+        return f"{state.names[state.turn]} draws an investment card first (step 1)"
+    if p == INVEST:
+        return f"{state.names[state.turn]} may open an auction (step 2)"
+    a = state.auction
+    if p == AUCTION and a is not None and a.bidder is not None:
+        who = state.names[a.bidder]
+        return f"auction on {card_label(state, a.card)}: high bid {a.high} by {who}; anyone may overbid"
+    if p == TRADE:
+        return f"{state.names[state.turn]} is buying, producing and selling (step 3)"
+    if p == ACTION:
+        return f"{state.names[state.turn]} may buy an action card, then the dice are rolled (step 4)"
+    if p == BANK_RUN:
+        return "a bank run is on"
+    return f"the game is over ({state.over})"
+
+
+def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ...], what: str) -> int:
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    if state.phase not in phases:
+        raise IllegalMove(f"{what} is not possible now: {phase_words(state)}", C.STEP2 if state.phase != BANK_RUN else C.BANK_RUN)
+    if seat != state.turn:
+        raise NotYourTurn(f"it is {state.names[state.turn]}'s turn; {what} is for the seat whose turn it is", C.STEP2)
+    return seat
+

@@ -1,5 +1,5 @@
 """Müll + Money: the game, its component data and its rules options."""
 
-from companion.games.muell_money.game import MuellMoney, shuffle_command
+from companion.games.muell_money.game import MuellMoney
 
-__all__ = ["MuellMoney", "shuffle_command"]
+__all__ = ["MuellMoney"]

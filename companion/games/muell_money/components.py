@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 MAT_ROWS: tuple[str, ...] = ("workers", "raw_materials", "waste")
@@ -21,6 +21,18 @@ MAT_ROW_MEANING: Mapping[str, str] = {
     "waste": "waste per Order",
 }
 ZONES: tuple[str, ...] = ("green", "yellow", "red")
+
+# the card kinds the rules name (their names in the data file)
+ORDER = "Order"
+RAW = "Raw Materials"
+GROWTH = "Growth"
+INNOVATE = "Innovate"
+DISPOSAL = "Waste Disposal"
+ADVISER = "Adviser"
+HIRE_FIRE = "Hire/Fire"
+INSPECTION = "Waste Inspection"
+BRIBERY = "Bribery"
+POLLUTION = "Pollution Check"
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,36 @@ class Kind:
 class Penalty:
     fine: int
     steps_left: int
+
+
+@dataclass(frozen=True)
+class CommonTrack:
+    """The simulation variant's common waste board for one number of seats:
+    spaces 0 (bottom left, where the marker starts) to ``max``, and its zones."""
+
+    max: int
+    zones: Mapping[str, tuple[int, int]]
+
+    def zone_of(self, level: int) -> str:
+        for zone in ZONES:
+            low, high = self.zones[zone]
+            if low <= level <= high:
+                return zone
+        return "green"
+
+
+@dataclass(frozen=True)
+class VariantValues:
+    """The simulation variant's numbers, as 003 writes them."""
+
+    waste_disposal_steps: int
+    negotiation_back_steps: int
+    negotiation_back_cost: int
+    votes_below_10: int
+    votes_10_to_20: int
+    votes_above_20: int
+    bribery_extra_votes: int
+    bribery_vote_cost: int
 
 
 @dataclass(frozen=True)
@@ -72,6 +114,10 @@ class Components:
     hire_fire_steps: int
     adviser_factor: int
     unverified: tuple[str, ...] = ()
+    #: the simulation variant's common waste board, by number of seats (absent: no variant)
+    common_tracks: Mapping[int, CommonTrack] = field(default_factory=dict)
+    common_start: int = 0
+    variant: VariantValues | None = None
 
     @property
     def deck_size(self) -> int:
@@ -258,6 +304,9 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
     def card(key: str) -> int:
         return _int(cards.get(key), f"cards.{key}", problems)
 
+    common_tracks, common_start = _common_board(data, problems)
+    variant = _variant_values(data, problems)
+
     comp = Components(
         holes=tuple(holes),
         start_hole=start_hole,
@@ -286,6 +335,9 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
         hire_fire_steps=card("hire_fire_steps"),
         adviser_factor=card("adviser_factor"),
         unverified=unverified,
+        common_tracks=common_tracks,
+        common_start=common_start,
+        variant=variant,
     )
     if not problems:
         if comp.loan_amount <= 0:
@@ -299,3 +351,71 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
         if "printed" not in zones:
             problems.append("waste_storage.zones must hold the 'printed' zone set")
     return (None if problems else comp), problems
+
+
+def _zone_limits(raw: Any, where: str, top: int, problems: list[str]) -> dict[str, tuple[int, int]]:
+    """Green, yellow and red ``[low, high]`` covering ``0..top`` once."""
+    if not isinstance(raw, Mapping):
+        problems.append(f"{where} must be an object")
+        return {}
+    limits: dict[str, tuple[int, int]] = {}
+    for zone in ZONES:
+        pair = raw.get(zone)
+        if not (isinstance(pair, list) and len(pair) == 2):
+            problems.append(f"{where}.{zone} must be [low, high]")
+            continue
+        limits[zone] = (_int(pair[0], "zone low", problems), _int(pair[1], "zone high", problems))
+    if len(limits) == 3:
+        covered = sorted(v for lo, hi in limits.values() for v in range(lo, hi + 1))
+        if covered != list(range(0, top + 1)):
+            problems.append(f"{where} must cover 0..{top} once, without gaps")
+    return limits
+
+
+def _common_board(data: Mapping[str, Any], problems: list[str]) -> tuple[dict[int, CommonTrack], int]:
+    """The simulation variant's common waste board (optional block)."""
+    board = data.get("common_waste_board")
+    if board is None:
+        return {}, 0
+    if not isinstance(board, Mapping):
+        problems.append("'common_waste_board' must be an object")
+        return {}, 0
+    tracks: dict[int, CommonTrack] = {}
+    raw_tracks = board.get("tracks")
+    if not isinstance(raw_tracks, Mapping) or not raw_tracks:
+        problems.append("common_waste_board.tracks must be an object: number of seats -> track")
+        return {}, 0
+    for key, raw in raw_tracks.items():
+        where = f"common_waste_board.tracks.{key}"
+        if not str(key).isdigit() or not 2 <= int(key) <= 4:
+            problems.append(f"{where}: the key must be a number of seats, 2 to 4")
+            continue
+        if not isinstance(raw, Mapping):
+            problems.append(f"{where} must be an object with max and zones")
+            continue
+        top = _int(raw.get("max"), f"{where}.max", problems)
+        if top < 1:
+            problems.append(f"{where}.max must be at least 1")
+            continue
+        limits = _zone_limits(raw.get("zones"), f"{where}.zones", top, problems)
+        if len(limits) == 3:
+            tracks[int(key)] = CommonTrack(top, limits)
+    start = _int(board.get("start", 0), "common_waste_board.start", problems)
+    if any(not 0 <= start <= t.max for t in tracks.values()):
+        problems.append("common_waste_board.start must lie on every track")
+    return tracks, start
+
+
+def _variant_values(data: Mapping[str, Any], problems: list[str]) -> VariantValues | None:
+    """The simulation variant's numbers (optional block)."""
+    raw = data.get("simulation_variant")
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        problems.append("'simulation_variant' must be an object")
+        return None
+    names = [f for f in VariantValues.__dataclass_fields__]
+    values = {f: _int(raw.get(f), f"simulation_variant.{f}", problems) for f in names}
+    if any(v < 0 for v in values.values()):
+        problems.append("simulation_variant values must not be negative")
+    return VariantValues(**values)

@@ -1,10 +1,11 @@
 """What an actor could do now, as buttons and forms for the phone and the
-host page.  Each hint is checked with the same ``check`` as a submitted
-command, so a disabled hint carries the very reason a refusal would give."""
+host page.  Each hint is checked with the same ``rules.check`` as a submitted
+command, so a disabled hint carries the very reason and rule a refusal would
+give."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.commands import Actor, ActorKind
 from companion.corrections import hint as correction_hint
@@ -12,24 +13,30 @@ from companion.errors import Refusal
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
-from companion.games.muell_money.state import MuellState, Phase
-
-if TYPE_CHECKING:
-    from companion.games.muell_money.game import MuellMoney
+from companion.games.muell_money.negotiation import (
+    REPEAL,
+    in_force,
+    negotiation_must_pay,
+    offered,
+    title,
+)
+from companion.games.muell_money.pollution import cards_held, fine_and_steps
+from companion.games.muell_money.rules import check
+from companion.games.muell_money.state import MuellState, Phase, in_variant
+from companion.games.muell_money.votes import weight
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
 
-def _why_not(game: MuellMoney, state: MuellState, move: Move) -> Refusal | None:
+def _why_not(state: MuellState, move: Move) -> Refusal | None:
     try:
-        game.check(state, move)
+        check(state, move)
     except Refusal as err:
         return err
     return None
 
 
 def _hint(
-    game: MuellMoney,
     state: MuellState,
     move: Move,
     command: str,
@@ -38,14 +45,14 @@ def _hint(
     fields: tuple[Field, ...] = (),
     moves_money: bool = False,
 ) -> ActionHint:
-    return ActionHint.refused(command, label, _why_not(game, state, move), args, fields, moves_money)
+    return ActionHint.refused(command, label, _why_not(state, move), args, fields, moves_money)
 
 
-def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if state.phase is Phase.OVER:
         return []
     if actor.kind is ActorKind.CHANCE:
-        return _chance_hints(game, state, actor)
+        return _chance_hints(state, actor)
     if actor.kind is ActorKind.HOST:
         host: list[ActionHint] = []
         if state.phase is Phase.DEAL and state.deck_count() > 0:
@@ -53,14 +60,14 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
             # when the host presses, and is never shown on any screen
             host.append(ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {}))
         host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats], moves_money=True))
-        host.append(end_hint())
+        host.append(end_hint(state.disaster))
         return host
     if actor.kind is not ActorKind.SEAT or actor.seat is None or not 0 <= actor.seat < state.n:
         return []
     seat = actor.seat
     hints: list[ActionHint] = []
     if state.phase is Phase.CHECK and state.check is not None and seat in state.check.pending:
-        use, refuse = bribery_labels(game, state, seat)
+        use, refuse = bribery_labels(state, seat)
         hints.append(ActionHint("bribery", use, {"use": True}, moves_money=True))
         hints.append(ActionHint("bribery", refuse, {"use": False}, moves_money=True))
     elif state.phase is Phase.CHOOSE and state.turn == seat:
@@ -68,14 +75,18 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
             if state.taken[c] is None:
                 hints.append(ActionHint("choose", f"Take set {c + 1}: {', '.join(cards)}", {"set": c + 1}))
     elif state.phase is Phase.PLAY and state.turn == seat:
-        hints.extend(_play_hints(game, state, actor))
+        hints.extend(_play_hints(state, actor))
+    elif state.phase is Phase.VOTE and state.vote is not None and seat in state.vote.pending:
+        hints.extend(vote_hints(state, actor))
+    elif state.phase is Phase.SET_AUCTION and state.set_sale is not None:
+        hints.extend(set_sale_hints(state, actor))
     elif state.phase is Phase.AUCTION and state.auction is not None and state.auction.to_bid == seat:
         a = state.auction
         cash = state.seats[seat].cash
         low = a.high + 1
         bid = Move(actor, "bid", amount=low)
         hints.append(
-            _hint(game, state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
+            _hint(state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
                   (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
                   moves_money=True)
         )
@@ -86,11 +97,15 @@ def action_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Acti
     return hints
 
 
-def end_hint() -> ActionHint:
-    """The host's early end (the evening is over): score the game as it stands."""
+def end_hint(disaster: str = "") -> ActionHint:
+    """The host's early end (the evening is over, or in the simulation
+    variant a game that looks as if it cannot end): score the game as it stands."""
+    label = "End the game now and score it (no final pollution check)"
+    if disaster:
+        label = f"The game may not end ('désastre': {disaster}): end it now and score it"
     return ActionHint(
         "end",
-        "End the game now and score it (no final pollution check)",
+        label,
         {},
         (Field("reason", "Reason (optional, goes into the log)", "text", default=""),),
         moves_money=False,
@@ -101,30 +116,29 @@ def _columns(n: int) -> str:
     return f"{n} column{'s' if n != 1 else ''}"
 
 
-def bribery_labels(game: MuellMoney, state: MuellState, seat: int) -> tuple[str, str]:
+def bribery_labels(state: MuellState, seat: int) -> tuple[str, str]:
     """The two Bribery buttons with the amounts this seat faces at this check,
     per the table's ``bribery`` and ``final_check`` readings."""
     comp = state.comp
     me = state.seats[seat]
     final = state.check is not None and state.check.final
-    table = "french_end" if final and state.options["final_check"] == "french-end" else "normal"
-    penalty = comp.penalties[table][game.zone(state, me.waste)]
-    back = min(penalty.steps_left, me.column - min(comp.columns))
+    fine, steps_left = fine_and_steps(state, seat, final)
+    back = min(steps_left, me.column - min(comp.columns))
     bribe = f"{comp.bribery_cost} M"
     if state.options["bribery"] == "fine-still-paid":
-        use = (f"Use Bribery: pay {bribe} and still the {penalty.fine} M fine "
-               f"({penalty.fine + comp.bribery_cost} M in all); the factory does not move back")
+        use = (f"Use Bribery: pay {bribe} and still the {fine} M fine "
+               f"({fine + comp.bribery_cost} M in all); the factory does not move back")
     elif back:
-        use = f"Use Bribery: pay {bribe} instead of the {penalty.fine} M fine and moving back {_columns(back)}"
+        use = f"Use Bribery: pay {bribe} instead of the {fine} M fine and moving back {_columns(back)}"
     else:
-        use = f"Use Bribery: pay {bribe} instead of the {penalty.fine} M fine (the factory is at the left edge)"
-    refuse = f"Do not use Bribery: pay the {penalty.fine} M fine, " + (
+        use = f"Use Bribery: pay {bribe} instead of the {fine} M fine (the factory is at the left edge)"
+    refuse = f"Do not use Bribery: pay the {fine} M fine, " + (
         f"the factory moves back {_columns(back)}" if back else "the factory stays (it is at the left edge)"
     )
     return use, refuse
 
 
-def _chance_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def _chance_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if state.phase is not Phase.DEAL:
         return []
     if state.deck_order:
@@ -144,7 +158,7 @@ def _row_choices(state: MuellState, seat: int, steps: int) -> tuple[Choice, ...]
     )
 
 
-def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[ActionHint]:
+def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     assert actor.seat is not None
     seat = actor.seat
     me = state.seats[seat]
@@ -178,6 +192,30 @@ def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Actio
                 else:
                     fields = (Field("row", "Mat row to improve", "choice", one, default=one[0].value if one else None),)
                     move = Move(actor, "play", card=card, rows=(str(one[0].value),) if one else ("workers",))
+            elif card == "Waste Inspection" and in_variant(state):
+                values = state.comp.variant
+                assert values is not None
+                factor = state.comp.adviser_factor if adviser else 1
+                steps, cost = values.negotiation_back_steps * factor, values.negotiation_back_cost * factor
+                label = "Play Negotiation (the Waste Inspection card)" + (" with an Adviser" if adviser else "")
+                choices: tuple[Choice, ...] = (Choice("no", "Leave the common waste marker where it is"),)
+                if state.common_waste > 0:  # at 0 there is nothing to move back
+                    choices += (Choice("yes", f"Pay {cost} M: the common waste marker back {steps}"),)
+                if negotiation_must_pay(state) is not None:  # adopted rule 1: no choice left
+                    choices = (Choice("yes", f"Pay {cost} M: the common waste marker back {steps} (adopted rule)"),)
+                fields = (Field("back", "The common waste marker", "choice", choices, default=choices[0].value),)
+                proposals = tuple(
+                    Choice(k, title(k)) for k in offered(state)
+                    if (k == REPEAL and state.adopted) or (k != REPEAL and in_force(state, k) is None)
+                )
+                if proposals:
+                    fields += (Field("propose", "Propose a rule (the table then votes)", "choice",
+                                     (Choice("none", "No proposal"), *proposals), default="none"),)
+                if state.adopted and REPEAL in offered(state):
+                    fields += (Field("repeal", "The rule to repeal (with proposal 4)", "choice",
+                                     tuple(Choice(a.proposal, title(a.proposal)) for a in state.adopted),
+                                     default=state.adopted[0].proposal),)
+                move = Move(actor, "play", card=card, adviser=adviser, use=str(choices[0].value) == "yes")
             elif card == "Hire/Fire":
                 comp = state.comp
                 dirs = []
@@ -187,10 +225,57 @@ def _play_hints(game: MuellMoney, state: MuellState, actor: Actor) -> list[Actio
                     dirs.append(Choice("fire", "Fire (down: fewer workers, lower wages)"))
                 fields = (Field("direction", "Direction", "choice", tuple(dirs), default=dirs[0].value if dirs else None),)
                 move = Move(actor, "play", card=card, adviser=adviser, direction=str(dirs[0].value) if dirs else "hire")
-            hints.append(_hint(game, state, move, "play", label, args, fields, moves_money=card in MONEY_CARDS))
+            hints.append(_hint(state, move, "play", label, args, fields,
+                               moves_money=card in MONEY_CARDS or (card == "Waste Inspection" and in_variant(state))))
         discard = Move(actor, "discard", card=card)
-        hints.append(_hint(game, state, discard, "discard", f"Discard {card} unused", {"card": card}))
+        hints.append(_hint(state, discard, "discard", f"Discard {card} unused", {"card": card}))
     keep = Move(actor, "keep")
     last = ": the game ends with this round" if state.end_reached else " for the next round"
-    hints.append(_hint(game, state, keep, "keep", f"Pass and keep your last card{last}", {}))
+    hints.append(_hint(state, keep, "keep", f"Pass and keep your last card{last}", {}))
     return hints
+
+
+def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
+    """A seat's secret vote, with its own weight (its phone only)."""
+    assert actor.seat is not None and state.vote is not None
+    me = state.seats[actor.seat]
+    votes = weight(state, me.cash)
+    what = state.vote.proposal
+    hints = [
+        ActionHint("vote", f"Vote for '{title(what)}' ({votes} vote{'s' if votes != 1 else ''})", {"choice": "for"}),
+        ActionHint("vote", f"Vote against ({votes} vote{'s' if votes != 1 else ''})", {"choice": "against"}),
+    ]
+    values = state.comp.variant
+    assert values is not None
+    if "Bribery" in cards_held(me):
+        for choice in ("for", "against"):
+            move = Move(actor, "vote", choice=choice, use=True)
+            hints.append(_hint(state, move, "vote",
+                               f"Vote {choice} with Bribery: {votes + values.bribery_extra_votes} votes, "
+                               f"pay {values.bribery_vote_cost} M, the card is discarded",
+                               {"choice": choice, "bribery": True}, moves_money=True))
+    hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", "Abstain", {"choice": "abstain"}))
+    return hints
+
+
+def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
+    """Adopted rule 3: name a set to auction, or bid for the named one."""
+    assert actor.seat is not None and state.set_sale is not None
+    sale = state.set_sale
+    seat = actor.seat
+    if sale.set_index is None:
+        if seat != sale.nominator:
+            return []
+        return [ActionHint("choose", f"Name set {c + 1} for auction: {', '.join(cards)}", {"set": c + 1})
+                for c, cards in enumerate(state.grid) if state.taken[c] is None]
+    if sale.to_bid != seat:
+        return []
+    low = sale.high + 1
+    cash = state.seats[seat].cash
+    bid = Move(actor, "bid", amount=low)
+    return [
+        _hint(state, bid, "bid", f"Bid for set {sale.set_index + 1} (paid to the bank)", {},
+              (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
+              moves_money=True),
+        ActionHint("no-bid", "Do not bid", {}),
+    ]

@@ -1,5 +1,5 @@
 """Commands → typed moves.  Parsing checks only the form of a command (known
-name, the right actor kind, well-formed arguments); ``MuellMoney.check``
+name, the right actor kind, well-formed arguments); ``rules.check``
 decides whether the move is legal now."""
 
 from __future__ import annotations
@@ -31,6 +31,16 @@ class Move:
     target: str = ""
     seat: int | None = None
     reason: str = ""
+    # simulation variant: a Negotiation's proposal (and the rule it would repeal), a vote's choice
+    proposal: str = ""
+    repeal: str = ""
+    choice: str = ""
+
+
+def acting_seat(move: Move) -> int:
+    """The seat that makes a seat's move (parsing made sure there is one)."""
+    assert move.actor.seat is not None
+    return move.actor.seat
 
 
 #: command name (and accepted aliases) -> canonical name
@@ -52,6 +62,7 @@ NAMES: dict[str, str] = {
     "bribery": "bribery",
     "correct": "correct",
     "end": "end",
+    "vote": "vote",
 }
 
 ACTORS: dict[str, ActorKind] = {
@@ -73,6 +84,7 @@ CORRECTION_TARGETS: tuple[Target, ...] = (
     Target("mat_raw_materials", "mat marker: raw materials row (hole, 1 = leftmost)"),
     Target("mat_waste", "mat marker: waste row (hole, 1 = leftmost)"),
     Target("supply", "raw-material supply", seat=False),
+    Target("common_waste", "common waste marker (simulation variant)", seat=False),
 )
 
 ROW_ALIASES: dict[str, str] = {
@@ -91,6 +103,32 @@ ROW_ALIASES: dict[str, str] = {
 }
 
 DIRECTIONS: dict[str, str] = {"hire": "hire", "up": "hire", "fire": "fire", "down": "fire"}
+
+#: a vote's choice (and accepted aliases) -> canonical
+CHOICES: dict[str, str] = {
+    "for": "for", "yes": "for", "pour": "for",
+    "against": "against", "no": "against", "contre": "against",
+    "abstain": "abstain", "abstention": "abstain",
+}
+
+#: a proposal by its key or the text's example number
+PROPOSAL_KEYS: dict[str, str] = {
+    "1": "negotiation-cost", "negotiation-cost": "negotiation-cost",
+    "2": "red-zone-stop", "red-zone-stop": "red-zone-stop",
+    "3": "set-auction", "set-auction": "set-auction",
+    "4": "repeal", "repeal": "repeal",
+}
+
+
+def _proposal(command: Command, key: str) -> str:
+    raw = command.arg(key)
+    text = str(raw).strip().lower() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
+    if text not in PROPOSAL_KEYS:
+        raise InvalidCommand(
+            f"'{command.name}': '{key}' must be a proposal (1-4 or {', '.join(sorted(set(PROPOSAL_KEYS.values())))}), "
+            f"not {raw!r}"
+        )
+    return PROPOSAL_KEYS[text]
 
 
 def resolve_card(comp: Components, text: str) -> str | None:
@@ -204,6 +242,12 @@ def parse_move(state: MuellState, command: Command) -> Move:
         return Move(actor, name, amount=command.need_int("amount", minimum=1))
     if name == "no-bid":
         return Move(actor, name)
+    if name == "vote":
+        raw_choice = command.need("choice")
+        choice = CHOICES.get(raw_choice.strip().lower()) if isinstance(raw_choice, str) else None
+        if choice is None:
+            raise InvalidCommand(f"'vote': 'choice' must be for, against or abstain, not {raw_choice!r}")
+        return Move(actor, name, choice=choice, use=_bool(command, "bribery", False))
     # play
     card = _card(comp, command)
     adviser = _bool(command, "adviser", False)
@@ -224,4 +268,20 @@ def parse_move(state: MuellState, command: Command) -> Move:
         if not isinstance(raw, str) or raw.strip().lower() not in DIRECTIONS:
             raise InvalidCommand("'play' Hire/Fire needs 'direction': 'hire' (up) or 'fire' (down)")
         direction = DIRECTIONS[raw.strip().lower()]
-    return Move(actor, name, card=card, adviser=adviser, rows=rows, direction=direction)
+    use = False
+    proposal = repeal = ""
+    for key in ("back", "propose", "repeal"):
+        if key in command.args and (card != "Waste Inspection" or state.options.get("variant") != "simulation"):
+            raise InvalidCommand(
+                f"'{key}' belongs to Negotiation (the Waste Inspection card) in the simulation variant"
+            )
+    if "back" in command.args:
+        use = _bool(command, "back")
+    if command.arg("propose") not in (None, "", "none"):
+        proposal = _proposal(command, "propose")
+        if proposal == "repeal":
+            repeal = _proposal(command, "repeal") if "repeal" in command.args else ""
+    elif "repeal" in command.args:
+        raise InvalidCommand("'repeal' names the rule a 'propose': 4 (repeal) would cancel")
+    return Move(actor, name, card=card, adviser=adviser, rows=rows, direction=direction, use=use,
+                proposal=proposal, repeal=repeal)

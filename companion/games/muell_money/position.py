@@ -21,7 +21,9 @@ Fields (all optional; what is not given stays as in the base state):
   the deck is what is left of the 53 cards unless it is given; if it is
   given too, the discards are what is left;
 * ``supply``: raw materials in the common supply (else what the towers leave
-  of the 50).
+  of the 50);
+* ``common_waste``: in the simulation variant, the common waste board's
+  marker (0 = its first space).
 
 Cash comes from or goes back to the bank, as a host correction would.
 """
@@ -33,14 +35,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.muell_money.components import MAT_ROWS
+from companion.games.muell_money.components import MAT_ROWS, POLLUTION
 from companion.games.muell_money.moves import resolve_card
-from companion.games.muell_money.state import MuellState, Phase
+from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.position import PositionError, Reader, card_list, seat_blocks
 
-POLLUTION = "Pollution Check"
-BRIBERY = "Bribery"
-TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply")
+TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
+       "common_waste")
 SEAT = ("cash", "loans", "raw_materials", "waste", "column", "row", "mat", "cards", "kept_card")
 PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY}
 CARD_FIELDS = ("sets", "deck", "discard", "set_aside")
@@ -75,6 +76,8 @@ def describe(state: MuellState) -> dict[str, Any]:
     block["discard"] = {k: v for k, v in state.discard.items() if v}
     block["set_aside"] = list(state.set_aside)
     block["supply"] = state.supply
+    if in_variant(state):
+        block["common_waste"] = state.common_waste
     return block
 
 
@@ -126,6 +129,11 @@ def place(base: MuellState, block: Any) -> MuellState:
                 "seats", f"the towers hold {towers} raw materials; the game has {raw_total}"
             )
         st.supply = raw_total - towers
+
+    if top.has("common_waste"):
+        if not in_variant(st):
+            raise PositionError("common_waste", "the table does not play the simulation variant")
+        st.common_waste = top.whole("common_waste", 0, comp.common_tracks[st.n].max, " (the common waste board)")
 
     # phase, turn, round ------------------------------------------------------------
     if top.has("round"):
@@ -350,6 +358,12 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
         out.append(("deck", "the recorded shuffle does not hold the deck's cards"))
     if state.set_aside and state.set_aside != [POLLUTION]:
         out.append(("set_aside", "only the Pollution Check is set aside"))
+    if in_variant(state):
+        top = comp.common_tracks[state.n].max
+        if not 0 <= state.common_waste <= top:
+            out.append(("common_waste", f"the common waste board runs from 0 to {top}"))
+        if any(not 0 <= k < state.n for k in state.polluters):
+            out.append(("common_waste", "only seats move the common waste marker"))
     in_auction = state.auction.lot if state.auction else 0
     if state.supply < 0:
         out.append(("supply", "cannot be negative"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
-from companion.games.muell_money.state import MuellState
+from companion.games.muell_money.state import MuellState, Phase
 from companion.rules import EARLY_END
 
 
@@ -60,3 +60,8 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
     if comp.unverified:
         notes.append(f"unverified component values in use: {', '.join(comp.unverified)}")
     return ScoreSheet(tuple(seats), final=final, notes=tuple(notes))
+
+
+def score(state: MuellState) -> ScoreSheet:
+    """The sheet as the game stands: final once the game is over."""
+    return score_sheet(state, final=state.phase is Phase.OVER)

@@ -1,12 +1,13 @@
 """The state of a Müll + Money table: plain dataclasses, deep-copyable and
-comparable, so replay and undo can be checked with ``==``."""
+comparable, so replay and undo can be checked with ``==``; and small pure
+queries on it."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from companion.games.muell_money.components import Components
+from companion.games.muell_money.components import MAT_ROWS, Components
 
 
 class Phase(enum.StrEnum):
@@ -15,6 +16,8 @@ class Phase(enum.StrEnum):
     CHOOSE = "choose"  # seats take a set in turn
     PLAY = "play"  # seats play, discard or keep cards in turn
     AUCTION = "auction"  # a Raw Materials lot is being auctioned
+    VOTE = "vote"  # simulation variant: the seats vote on a Negotiation's proposal
+    SET_AUCTION = "set-auction"  # simulation variant, adopted rule 3: the sets are auctioned
     OVER = "over"
 
 
@@ -44,6 +47,56 @@ class Auction:
     high: int = 0
     high_seat: int | None = None
     doubled: bool = False
+
+    @property
+    def to_bid(self) -> int:
+        return self.bidders[self.next_index]
+
+
+@dataclass
+class Ballot:
+    """One seat's secret vote: its choice and weight (from its cash when it
+    voted, never shown to another seat), and whether it used Bribery."""
+
+    seat: int
+    choice: str  # for, against, abstain
+    weight: int
+    bribery: bool = False
+
+
+@dataclass
+class Vote:
+    """A Negotiation's proposal put to the vote (simulation variant)."""
+
+    number: int  # the table's votes, counted from 1
+    proposer: int
+    proposal: str  # a key of negotiation.PROPOSALS
+    repeal: str | None = None  # for "repeal": the adopted rule it would cancel
+    pending: list[int] = field(default_factory=list)  # seats still to vote, in order
+    ballots: list[Ballot] = field(default_factory=list)
+
+
+@dataclass
+class Adopted:
+    """A rule the table adopted by vote (simulation variant)."""
+
+    proposal: str
+    vote: int
+    round: int
+
+
+@dataclass
+class SetSale:
+    """Adopted rule 3: a set nominated by ``nominator`` and auctioned once
+    around among the seats without cards (payments to the bank)."""
+
+    nominator: int
+    set_index: int | None = None  # None: the nominator is still to name a set
+    bidders: list[int] = field(default_factory=list)
+    next_index: int = 0
+    bids: list[tuple[int, int | None]] = field(default_factory=list)
+    high: int = 0
+    high_seat: int | None = None
 
     @property
     def to_bid(self) -> int:
@@ -85,6 +138,19 @@ class MuellState:
     #: the host ended the game early (``end``): no final pollution check was made
     ended_by_host: bool = False
     end_reason: str = ""
+    #: the simulation variant (``variant`` option): the common waste board's marker,
+    #: and the seats that moved it forward since the last Pollution Check
+    common_waste: int = 0
+    polluters: list[int] = field(default_factory=list)
+    vote: Vote | None = None  # a proposal being voted on
+    votes_held: int = 0
+    adopted: list[Adopted] = field(default_factory=list)  # rules in force by vote, oldest first
+    set_sale: SetSale | None = None  # adopted rule 3: the set being auctioned
+    #: the "désastre" watch (disaster.py): the furthest column any factory reached, the round it
+    #: was reached, and why the game looks as if it cannot end ("" while it can)
+    furthest_column: int = 0
+    furthest_round: int = 1
+    disaster: str = ""
 
     @property
     def n(self) -> int:
@@ -111,3 +177,14 @@ class MuellState:
 
     def left_of(self, seat: int) -> int:
         return (seat + 1) % self.n
+
+
+def in_variant(state: MuellState) -> bool:
+    """Whether the table plays the experimental simulation variant (003)."""
+    return state.options.get("variant") == "simulation"
+
+
+def mat_value(state: MuellState, seat: int, row: str) -> int:
+    """The value under ``seat``'s marker in a mat row (``workers``,
+    ``raw_materials`` or ``waste``)."""
+    return state.comp.holes[state.seats[seat].mat[MAT_ROWS.index(row)]].value

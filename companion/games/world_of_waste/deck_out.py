@@ -16,47 +16,11 @@ the deck is empty).  The table chooses, as the rules option ``deck_out``:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from companion.games.world_of_waste.catalog import count_of
-from companion.rules import Citation, Explanation, Reading, RuleOption, cite, say
-
-if TYPE_CHECKING:
-    from companion.games.world_of_waste.game import WasteState
-
-SEED = "001"
-OUT_OF_GAME_RULE = cite(
-    SEED, "4. Auction", "Put the auctioned cards into an incineration pile and these cards are now out of the game."
-)
-MIX_RULE = cite(SEED, "2. Distribute the Waste", "Mix all the cards thoroughly and then give out to each player")
-#: seed 001 does not say what happens when the deck runs out, and nothing else was found
-SILENT_RULE = cite("notes", "World of Waste", "Nothing beyond seed 001 was found anywhere.")
-
-END = "end"
-RESHUFFLE = "reshuffle"
-
-DECK_OUT_OPTION = RuleOption(
-    "deck_out",
-    "The deck cannot deal the next round",
-    (
-        Reading(
-            END,
-            "the game ends with the round just scored (final scoring); incinerated cards stay out of the game",
-            (OUT_OF_GAME_RULE,),
-        ),
-        Reading(
-            RESHUFFLE,
-            "the incineration pile is shuffled into the deck; if even that is too few, nothing is shuffled and the game ends",
-            (MIX_RULE,),
-        ),
-    ),
-    END,
-    disputed=False,
-    why_default=(
-        "seed 001 is silent on an exhausted deck; it says incinerated cards 'are now out of the game', "
-        "so they do not come back, and a round cannot be dealt without its cards"
-    ),
-)
+from companion.games.world_of_waste.citations import MIX_RULE, OUT_OF_GAME_RULE, SILENT_RULE
+from companion.games.world_of_waste.components import count_of
+from companion.games.world_of_waste.options import END, RESHUFFLE
+from companion.games.world_of_waste.state import WasteState
+from companion.rules import Citation, Explanation, say
 
 
 def round_need(seats: int, hand: int) -> int:

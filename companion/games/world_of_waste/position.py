@@ -30,18 +30,18 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.world_of_waste.catalog import UnknownCard
-from companion.games.world_of_waste.game import (
+from companion.games.world_of_waste.components import UnknownCard
+from companion.games.world_of_waste.rounds import start_round
+from companion.games.world_of_waste.scoring import CORRECTION_LINE, score_stations
+from companion.games.world_of_waste.state import (
     ROUNDS,
     Phase,
     WasteState,
-    _counts,
-    _start_round,
     deck_count,
     free_ids,
     located,
+    type_counts,
 )
-from companion.games.world_of_waste.scoring import CORRECTION_LINE, score_stations
 from companion.position import PositionError, Reader, seat_blocks
 
 TOP = ("round", "boss", "phase", "stations", "hands", "incineration", "deck", "corrections")
@@ -99,7 +99,7 @@ def place(base: WasteState, block: Any) -> WasteState:
         st.boss = boss
         st.bosses = [*[*st.bosses[: new_round - 1], *[boss] * new_round][: new_round - 1], boss]
         # the points after the rounds played so far: the stations as they are now
-        scored = score_stations(cat, [_counts(cat, s) for s in st.stations])
+        scored = score_stations(cat, [type_counts(cat, s) for s in st.stations])
         totals = [sc.total + st.correction(sc.seat) for sc in scored]
         st.round_totals = [list(totals) for _ in range(new_round - 1)]
         st.round_lines = [
@@ -180,7 +180,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
         claimed[free[0]] = where
         assumed.add(free[0])
         places[place_key].append(free[0])
-    _start_round(st)
+    start_round(st)
     st.phase = phase
     st.stations = [sorted(places[f"stations.{names[s]}"], key=cat.sort_key) for s in range(st.seats)]
     st.hands = [places[f"hands.{names[s]}"] for s in range(st.seats)]

@@ -1,7 +1,8 @@
 """Scoring a recycling station, type by type (seed 001, the card summary).
 
 Pure functions over card counts, so a station can be scored from the
-companion's record or from a list of scanned card ids alike.
+companion's record or from a list of scanned card ids alike; :func:`sheet`
+is a table's score sheet, from its state.
 """
 
 from __future__ import annotations
@@ -11,37 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
-from companion.games.world_of_waste.catalog import PAPER_RUN, Catalog, UnknownCard
-from companion.rules import Citation, cite
+from companion.games.world_of_waste.citations import (
+    COMPOST_RULE,
+    ELECTRONICS_RULE,
+    FOOD_RULE,
+    HAZARDOUS_RULE,
+    METAL_RULE,
+    PAPER_RULE,
+    PLASTIC_RULE,
+    TEXTILES_RULE,
+)
+from companion.games.world_of_waste.components import PAPER_RUN, Catalog, UnknownCard
+from companion.games.world_of_waste.state import ROUNDS, Phase, WasteState, type_counts
+from companion.rules import Citation
 
-SEED = "001"
 #: the score line of the host's points corrections
 CORRECTION_LINE = "Host correction"
-FOOD_RULE = cite(SEED, "Food waste", "Food waste is worth 1 point at the end of the game.")
-COMPOST_RULE = cite(
-    SEED,
-    "Compost",
-    "There must be no more than 3 food waste on one Compost, and each food waste is only allocated to one Compost.",
-)
-ELECTRONICS_RULE = cite(
-    SEED,
-    "Electronics",
-    "If there are two or more players with the most Electronics, the 10 points are cut in half and each player earns 5 points",
-)
-TEXTILES_RULE = cite(SEED, "Textiles", "two Textiles is worth 5 points")
-METAL_RULE = cite(SEED, "Metal", "three Metal is worth 10 points")
-PAPER_RULE = cite(SEED, "Paper", "Eight Paper is worth 25 points, which is maximum.")
-HAZARDOUS_RULE = cite(SEED, "Hazardous Waste", "each card gives -2 points. However, one can specialize and collect five hazardous waste, worth 12 points.")
-PLASTIC_RULE = cite(
-    SEED,
-    "Plastic",
-    "The player with the most plastic at the end of the game earns 12 points. Those with less plastic than the player with the most gets (minus) -10 points!",
-)
-WINNER_RULE = cite(
-    SEED,
-    "The winner of WASTE",
-    "the winner is the player with the highest total auction value on all his or her cards at their recycling station.",
-)
 
 #: each score line's rules, by the line's label
 LINE_RULES: dict[str, tuple[Citation, ...]] = {
@@ -258,3 +244,18 @@ def score_scanned_stations(catalog: Catalog, stations: Sequence[Sequence[str]], 
     if len({str(i).strip().upper() for i in ids}) != len(ids):
         raise UnknownCard("a card id appears in two stations: every physical card has its own id")
     return score_sheet(catalog, counted, final=final)
+
+
+def sheet(state: WasteState) -> ScoreSheet:
+    """The score sheet of a table: the stations as they are (provisional
+    while a round is played), with the host's points corrections."""
+    counts = [type_counts(state.catalog, s) for s in state.stations]
+    extra: list[str] = []
+    if state.phase is not Phase.OVER:
+        extra.append(f"provisional: round {state.round} of {ROUNDS} is being played")
+    elif state.ended_early:
+        extra.append(f"the game was {state.ended_early}: the stations are scored as they stood")
+    return score_sheet(
+        state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
+        corrections=[state.correction(s) for s in range(state.seats)],
+    )

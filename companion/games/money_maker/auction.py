@@ -1,0 +1,190 @@
+"""Step 2 and the first turn: auctions, paying the winning bid, and the
+alternative step (paying off one's own credit instead of opening an auction)."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.bank_run import next_turn, start_turn
+from companion.games.money_maker.end_of_game import check_end
+from companion.games.money_maker.investments import resolve_card
+from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.prison import free_from_prison
+from companion.games.money_maker.promotion import promote
+from companion.games.money_maker.state import (
+    ACTION,
+    AUCTION,
+    FIRST_AUCTION,
+    INVEST,
+    OVER,
+    PAYMENT,
+    TRADE,
+    Auction,
+    Due,
+    MoneyMakerState,
+    card_kind,
+    card_label,
+    opening_bid,
+    phase_words,
+    require_turn,
+)
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
+
+
+def may_bid(state: MoneyMakerState, seat: int) -> tuple[bool, str]:
+    bank = state.banks[seat]
+    if bank.bankrupt:
+        return False, f"{state.names[seat]} is bankrupt"
+    if bank.in_prison:
+        return False, f"{state.names[seat]} is in debtors' prison and may not bid"
+    return True, ""
+
+
+def do_bid(state: MoneyMakerState, seat: int, amount: int, lines: Lines) -> None:
+    auction = state.auction
+    if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
+        raise IllegalMove(f"there is no auction to bid in: {phase_words(state)}", C.NO_AUCTION)
+    ok, why = may_bid(state, seat)
+    if not ok:
+        raise IllegalMove(why, C.PRISON)
+    if auction.bidder == seat:
+        raise IllegalMove(f"{state.names[seat]} is the highest bidder already ({auction.high})", C.STEP2)
+    floor = max(auction.high + 1, auction.opening) if auction.bidder is not None else auction.opening
+    if amount < floor:
+        raise IllegalMove(f"a bid must be at least {floor}", C.FIRST_TURN if not auction.card else C.STEP2)
+    if state.beginner and amount > state.banks[seat].gold:
+        raise IllegalMove("the Beginner's Game has no credit: a bid cannot exceed your gold", C.BEGINNER)
+    auction.high = amount
+    auction.bidder = seat
+    auction.bids += 1
+    lines.append(say(f"{state.names[seat]} bids {amount}", C.FIRST_TURN if not auction.card else C.STEP2))
+
+
+def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, lines: Lines) -> None:
+    auction = state.auction
+    if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
+        raise IllegalMove(f"there is no auction to close: {phase_words(state)}", C.STEP2)
+    if state.phase == FIRST_AUCTION:
+        if not by_host and seat is not None and auction.bidder != seat:
+            raise IllegalMove("the host (or the highest bidder) closes the auction for the first turn", C.FIRST_TURN)
+        if len(state.open_cards) < state.comp.open_at_start:
+            raise IllegalMove(
+                f"open {state.comp.open_at_start} investment cards before the first turn "
+                f"({len(state.open_cards)} open so far)",
+                C.SETUP,
+            )
+        state.auction = None
+        if auction.bidder is None:
+            lines.append(say(f"Nobody bid: {state.names[state.turn]} starts, paying nothing", C.FIRST_TURN, C.NOBODY_BIDS))
+            state.turn = (state.turn - 1) % state.seats
+            next_turn(state, lines)
+            return
+        lines.append(say(f"Sold to {state.names[auction.bidder]} for {auction.high}: they start the game", C.FIRST_TURN))
+        state.due = Due(auction.bidder, auction.high, "first-turn")
+        state.phase = PAYMENT
+        return
+    if not by_host and seat != state.turn:
+        raise IllegalMove("the host or the seat whose turn it is closes an auction", C.STEP2)
+    assert auction.bidder is not None
+    state.auction = None
+    lines.append(say(f"{card_label(state, auction.card)} is sold to {state.names[auction.bidder]} for {auction.high}", C.STEP2))
+    state.due = Due(auction.bidder, auction.high, "investment", auction.card)
+    state.phase = PAYMENT
+
+
+def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
+    due = state.due
+    if state.phase != PAYMENT or due is None:
+        raise IllegalMove(f"nothing is to be paid now: {phase_words(state)}", C.PAYING)
+    if seat != due.seat:
+        raise IllegalMove(f"{state.names[due.seat]} pays {due.amount} now, not {state.names[seat]}", C.PAYING)
+    what = "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
+    paid = pay(state, seat, due.amount, payment, what=what)
+    lines.append(say(f"{state.names[seat]} pays {due.amount} for {what}: {describe(state, paid)}", C.PAYING))
+    private(state, seat, lines)
+    state.due = None
+    if due.purpose == "first-turn":
+        start_turn(state, seat, lines)
+        return
+    state.open_cards.remove(due.card)
+    state.banks[seat].cards.append(due.card)
+    check_end(state, lines)
+    if state.phase == OVER:
+        return
+    if seat == state.turn:
+        state.won_auction = True
+        state.phase = TRADE
+        lines.append(say(f"{state.names[seat]} won an auction: on to step 3", C.STEP2))
+    else:
+        state.phase = INVEST
+        if state.open_cards:
+            lines.append(say(f"{state.names[state.turn]} may open an auction on another card, or move on", C.STEP2))
+
+
+def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
+    require_turn(state, seat, (INVEST,), "opening an auction")
+    if state.banks[seat].in_prison:
+        raise IllegalMove(f"{state.names[seat]} is in debtors' prison: no auction in its turn", C.PRISON)
+    card_id = find_open(state, raw)
+    opening = opening_bid(state, card_id)
+    if state.beginner and opening > state.banks[seat].gold:
+        raise IllegalMove("the Beginner's Game has no credit: you cannot open above your gold", C.BEGINNER)
+    kind = state.comp.investment(card_kind(card_id))
+    for market, n in kind.requires:
+        taken = min(n, state.markets[market])
+        state.markets[market] -= taken
+        state.natural[market] += taken
+        lines.append(
+            say(
+                f"{taken} {market} goods leave their market for the natural reserve"
+                + (f" ({n - taken} more valued at {state.comp.reserve_price} each, the market being empty)" if taken < n else ""),
+                C.OPENING_BID,
+            )
+        )
+    state.auction = Auction(card_id, opening, opening, seat, 1)
+    state.auction_opened = True
+    state.phase = AUCTION
+    lines.append(
+        say(f"{state.names[seat]} opens the auction on {card_label(state, card_id)} at {opening}; anyone may overbid", C.OPENING_BID)
+    )
+
+
+def find_open(state: MoneyMakerState, raw: str) -> str:
+    text = raw.strip()
+    for card_id in state.open_cards:
+        if text.upper() == card_id.upper():
+            return card_id
+    code, copy = resolve_card(state, raw)
+    for card_id in state.open_cards:
+        if card_kind(card_id) == code and (copy is None or card_id == f"{code}-{copy}"):
+            return card_id
+    raise IllegalMove(f"{raw!r} is not an open investment card (open: {', '.join(state.open_cards) or 'none'})", C.STEP2)
+
+
+def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, lines: Lines) -> None:
+    require_turn(state, seat, (INVEST,), "the alternative step")
+    if state.auction_opened:
+        raise IllegalMove("the alternative step replaces bidding: an auction was opened this turn", C.ALTERNATIVE)
+    bank = state.banks[seat]
+    amount = bank.board.get(block, 0)
+    if amount <= 0:
+        mine = ", ".join(f"{b}: {n}" for b, n in sorted(bank.board.items())) or "none"
+        raise IllegalMove(f"{state.names[seat]} has no credit on housing block {block!r} (its credit: {mine})", C.ALTERNATIVE)
+    if payment.own:
+        raise IllegalMove("own credit cannot pay off own credit: use gold or other banks' credit", C.ALTERNATIVE)
+    paid = pay(state, seat, amount, payment, what=f"paying off block {block}")
+    bank.take_board(block, amount)
+    bank.extinguished += amount
+    lines.append(
+        say(f"{state.names[seat]} pays off all {amount} of its credit on {block} ({describe(state, paid)}) and takes it back", C.ALTERNATIVE)
+    )
+    private(state, seat, lines)
+    if bank.in_prison:
+        if bank.on_board == 0:
+            free_from_prison(state, seat, lines)
+    else:
+        promote(state, seat, amount, lines)
+    state.phase = ACTION
+

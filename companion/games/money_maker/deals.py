@@ -1,0 +1,163 @@
+"""Deals between two banks: transfers recorded by the host, or proposed on one
+bank's phone and accepted on the other's (checked only against what the
+checking bank may know)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+
+from companion.errors import IllegalMove
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.action_cards import resolve_action
+from companion.games.money_maker.end_of_game import check_end
+from companion.games.money_maker.offers import find_offer, offer_words
+from companion.games.money_maker.payment import private
+from companion.games.money_maker.prison import prisoner_absorbs
+from companion.games.money_maker.state import OVER, DealOffer, MoneyMakerState, card_label
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
+
+
+def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
+    """Transfers between two banks, as agreed at the table (never judged)."""
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    if a == b:
+        raise IllegalMove("a deal is between two different banks", C.DEALS)
+    for s in (a, b):
+        if state.banks[s].bankrupt:
+            raise IllegalMove(f"{state.names[s]} is bankrupt and out of the game", C.BANKRUPTCY)
+    summary: dict[int, list[str]] = {a: [], b: []}
+    public: list[str] = []
+    for giver, taker in ((a, b), (b, a)):
+        bundle = gives.get(giver, {})
+        g = state.banks[giver]
+        t = state.banks[taker]
+        gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
+        if gold > g.gold:
+            raise IllegalMove(f"{state.names[giver]}'s vault does not hold {gold} gold (a vault stays secret: ask its owner)", C.DEALS)
+        g.gold -= gold
+        t.gold += gold
+        if gold:
+            summary[giver].append(f"{gold} gold")
+        goods = bundle.get("goods", {})
+        assert isinstance(goods, Mapping)
+        for market, n in goods.items():
+            if g.goods[market] < n:
+                raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} {market} goods", C.DEALS)
+            g.goods[market] -= n
+            t.goods[market] += n
+            if n:
+                summary[giver].append(f"{n} {market} goods")
+        credit = bundle.get("credit", {})
+        assert isinstance(credit, Mapping)
+        for issuer, n in credit.items():
+            if not n:
+                continue
+            if issuer == giver:
+                if state.beginner:
+                    raise IllegalMove("the Beginner's Game has no credit", C.BEGINNER)
+                g.issued += n
+            else:
+                if g.held.get(issuer, 0) < n:
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} of {state.names[issuer]}'s credit", C.DEALS)
+                g.take_held(issuer, n)
+            if issuer == taker:
+                t.extinguished += n  # a bank's own credit comes home
+            else:
+                t.add_held(issuer, n)
+            summary[giver].append(f"{n} of {state.names[issuer]}'s credit")
+        cards = bundle.get("cards", [])
+        assert isinstance(cards, list)
+        for raw in cards:
+            card_id = next((c for c in g.cards if c.upper() == str(raw).upper()), None)
+            if card_id is None:
+                raise IllegalMove(f"{state.names[giver]} holds no investment card {raw!r}", C.DEALS)
+            g.cards.remove(card_id)
+            t.cards.append(card_id)
+            public.append(f"{card_label(state, card_id)} goes from {state.names[giver]} to {state.names[taker]}")
+        actions = bundle.get("actions", [])
+        assert isinstance(actions, list)
+        for raw in actions:
+            code = resolve_action(state, str(raw))
+            if code not in g.actions:
+                if "?" in g.actions:
+                    code = "?"
+                else:
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold that action card", C.DEALS)
+            g.actions.remove(code)
+            t.actions.append(code)
+            summary[giver].append("an action card")
+    lines.append(say(f"{state.names[a]} and {state.names[b]} record a deal", C.DEALS))
+    for text in public:
+        lines.append(say(text, C.DEALS))
+    for s in (a, b):
+        lines.append(
+            say(
+                f"Deal: {state.names[a]} gives {', '.join(summary[a]) or 'nothing'}; {state.names[b]} gives {', '.join(summary[b]) or 'nothing'}",
+                C.DEALS,
+                audience=[s],
+            )
+        )
+        private(state, s, lines)
+    for s in (a, b):
+        prisoner_absorbs(state, s, lines)
+    check_end(state, lines)
+
+
+def _as_if_held(state: MoneyMakerState, seat: int, bundle: Mapping[str, object]) -> MoneyMakerState:
+    """A throw-away copy in which ``seat``'s vault holds whatever ``bundle`` asks of
+    it: a check on it judges only what the checking bank may know (its own vault
+    and what lies open on the table), never the other vault."""
+    twin = copy.deepcopy(state)
+    bank = twin.banks[seat]
+    bank.gold += int(bundle.get("gold", 0))  # type: ignore[call-overload]
+    goods = bundle.get("goods", {})
+    assert isinstance(goods, Mapping)
+    for market, n in goods.items():
+        bank.goods[market] += n
+    credit = bundle.get("credit", {})
+    assert isinstance(credit, Mapping)
+    for issuer, n in credit.items():
+        if issuer != seat:
+            bank.add_held(issuer, n)
+    actions = bundle.get("actions", [])
+    assert isinstance(actions, list)
+    bank.actions += ["?"] * len(actions)
+    return twin
+
+
+def do_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
+    """A bank proposes a deal; nothing moves until the other bank accepts it.  The
+    proposal is checked against the proposer's own vault and what is open on the
+    table only: a refusal never tells the proposer what the other vault holds."""
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    do_deal(_as_if_held(state, other, gives.get(other, {})), proposer, other, gives, [])
+    offer = DealOffer(state.next_offer, proposer, other, {s: dict(b) for s, b in gives.items()})
+    state.next_offer += 1
+    state.offers.append(offer)
+    a, b = state.names[proposer], state.names[other]
+    lines.append(say(f"{a} proposes a deal to {b} (offer {offer.number}); nothing moves until {b} accepts", C.DEALS, C.DEAL_AGREED))
+    for s in (proposer, other):
+        lines.append(say(f"Offer {offer.number}: {offer_words(state, offer)}", C.DEALS, audience=[s]))
+
+
+def do_accept_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
+    offer = find_offer(state, number, seat, "other")
+    proposer = offer.proposer
+    # what the proposer promised must still be there (checked as the proposer would see it)
+    try:
+        do_deal(_as_if_held(state, seat, offer.gives.get(seat, {})), proposer, seat, offer.gives, [])
+    except IllegalMove:
+        raise IllegalMove(
+            f"{state.names[proposer]} cannot give what offer {offer.number} promised any more: "
+            f"ask {state.names[proposer]} to withdraw it and propose again",
+            C.DEAL_AGREED,
+        ) from None
+    state.offers.remove(offer)
+    lines.append(say(f"{state.names[seat]} accepts {state.names[proposer]}'s deal (offer {offer.number})", C.DEALS, C.DEAL_AGREED))
+    do_deal(state, proposer, seat, offer.gives, lines)
+

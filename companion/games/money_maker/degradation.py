@@ -1,0 +1,83 @@
+"""Degradation and bankruptcy: an insolvent bank without a deal drops a ring,
+from ring I into debtors' prison, and from prison out of the game."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.bank_run import chip_line, chips_left, maybe_finish
+from companion.games.money_maker.payment import Placement, place, spread
+from companion.games.money_maker.promotion import move_to_ring, ring_name
+from companion.games.money_maker.state import BANKRUPT, DEGRADED, INSOLVENT, PRISON, MoneyMakerState
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
+
+
+def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    run = state.bank_run
+    assert run is not None
+    if run.standing.get(seat) != INSOLVENT:
+        raise IllegalMove(f"only an insolvent bank degrades; {state.names[seat]} is {run.standing.get(seat, 'not in debt')}", C.DEGRADATION)
+    bank = state.banks[seat]
+    residual = run.residual.pop(seat)
+    name = state.names[seat]
+    if bank.in_prison:
+        run.standing[seat] = BANKRUPT
+        for b, n in spread(state, bank, residual).items():
+            bank.add_board(b, n)
+        go_bankrupt(state, seat, lines)
+    elif bank.rating == 1:
+        run.standing[seat] = DEGRADED
+        bank.rating = PRISON
+        for b, n in spread(state, bank, residual).items():
+            bank.add_board(b, n)
+        lines.append(say(f"{name} degrades from ring I to debtors' prison; its residual debt of {residual} goes on ring I", C.TO_PRISON))
+    else:
+        run.standing[seat] = DEGRADED
+        old = bank.rating
+        move_to_ring(state, bank, old - 1, residual)
+        lines.append(
+            say(
+                f"{name} degrades from {ring_name(state, old)} to {ring_name(state, old - 1)}; all its credit, "
+                f"with the residual {residual}, goes on the new ring (redistribute to choose the blocks)",
+                C.DEGRADATION,
+            )
+        )
+    if chips_left(state):
+        lines.append(chip_line(state, state.comp.degrade_moves, "A degraded bank shakes confidence: the next bank-run chip", C.DEGRADATION))
+    maybe_finish(state, lines)
+
+
+def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    bank = state.banks[seat]
+    name = state.names[seat]
+    bank.bankrupt = True
+    lines.append(say(f"{name} degrades in prison: bankrupt, out of the game", C.BANKRUPTCY))
+    for m, n in bank.goods.items():
+        state.removed_goods[m] += n
+        bank.goods[m] = 0
+    bank.cards = []
+    bank.actions = []
+    state.reserve += bank.gold
+    bank.gold = 0
+    bank.written_off += bank.on_board
+    bank.board = {}
+    for other in state.banks:
+        if other.seat == seat:
+            continue
+        n = other.held.pop(seat, 0)
+        if n:
+            bank.written_off += n
+            lines.append(say(f"The {n} of {name}'s credit in your vault is worthless now", C.BANKRUPTCY, audience=[other.seat]))
+    for issuer, n in sorted(bank.held.items()):
+        issuer_bank = state.banks[issuer]
+        for b, k in place(state, issuer_bank, [Placement(None, n)]).items():
+            issuer_bank.add_board(b, k)
+        lines.append(
+            say(f"{name}'s holding of {state.names[issuer]}'s credit ({n}) goes on {state.names[issuer]}'s ring", C.BANKRUPTCY, C.PLACED_BY_DEFAULT)
+        )
+    bank.held = {}
+    if seat in state.may_redistribute:
+        state.may_redistribute.remove(seat)
+

@@ -1,0 +1,182 @@
+"""Step 5: the dice.  Which roll is due (the turn's credit and sector dice, or
+the sector dice of a bank run), refusing a roll that does not fit, and what
+the credit die does: goods discarded or the bank-run chip moved.  For the
+dice tower: the dice it should read now, and its reading made a ``roll``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.commands import CHANCE, Command
+from companion.errors import IllegalMove
+from companion.games.base import Die, DieFace
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.bank_run import (
+    add_sectors,
+    begin_settlement,
+    move_chip,
+    next_turn,
+    rolled_symbols,
+)
+from companion.games.money_maker.components import EFFECTS
+from companion.games.money_maker.state import (
+    BANK_RUN,
+    ROLL_PHASES,
+    MoneyMakerState,
+    Roll,
+    phase_words,
+)
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
+
+
+def roll_expected(state: MoneyMakerState) -> str:
+    """'turn' (step 5), 'bank-run' (sector dice for a bank run), or ''."""
+    if state.phase in ROLL_PHASES:
+        return "turn"
+    run = state.bank_run
+    if state.phase == BANK_RUN and run is not None and not run.started and len(run.sectors) < run.needed:
+        return "bank-run"
+    return ""
+
+
+def sectors_due(state: MoneyMakerState) -> int:
+    """How many sector dice the roll due now holds (when they are not optional)."""
+    if roll_expected(state) == "bank-run":
+        run = state.bank_run
+        assert run is not None
+        return run.needed - len(run.sectors)
+    return 0 if state.beginner else state.sector_dice()
+
+
+def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], others: tuple[str, ...] = ()) -> None:
+    """Refuse a roll that does not fit the dice due now, naming everything wrong
+    with it (a die missing, extra, twice, unknown, or a face no die has): a
+    miscounting tower or a mistyped roll is never half applied."""
+    expected = roll_expected(state)
+    if not expected:
+        raise IllegalMove(f"no dice roll is due: {phase_words(state)}", C.STEP5)
+    wrong: list[str] = []
+    rule = C.STEP5
+    for die in others:
+        wrong.append(f"a die called {die!r} (Money Maker rolls the credit die and the sector dice)")
+    credit_faces = [f.face for f in state.comp.credit_faces]
+    if expected == "bank-run":
+        if credit:
+            wrong.append(f"a credit die ({', '.join(credit)}): a bank run rolls only the sector dice")
+            rule = C.RUN_STEP1
+    elif not credit:
+        wrong.append("no credit die")
+    elif len(credit) > 1:
+        wrong.append(f"{len(credit)} credit dice ({', '.join(credit)}) where there is one")
+    for face in credit:
+        if face not in credit_faces:
+            wrong.append(f"the credit die has no face {face!r} (faces: {', '.join(credit_faces)})")
+    for face in sectors:
+        if face not in state.comp.sector_faces:
+            wrong.append(f"the sector die has no face {face!r} (faces: {', '.join(state.comp.sector_faces)})")
+    due = sectors_due(state)
+    if state.beginner and sectors:
+        wrong.append(f"{_dice(len(sectors), 'sector')}: the Beginner's Game has none")
+        rule = C.BEGINNER
+    elif len(sectors) != due and not (sectors == [] and state.sector_optional()):
+        if sectors == [] and due:
+            away = state.off_ring_one()
+            wrong.append(
+                f"no sector die: {due} {'is' if due == 1 else 'are'} rolled now; the sector dice are optional only while "
+                f"every bank is in ring I, and {_names(away)} {'is' if len(away) == 1 else 'are'} not"
+            )
+            rule = C.SECTOR_OPTIONAL
+        else:
+            wrong.append(f"{_dice(len(sectors), 'sector')} where {due} {'is' if due == 1 else 'are'} rolled now")
+            rule = C.SECOND_DIE
+    if wrong:
+        raise IllegalMove("the roll is refused and nothing is applied: " + "; ".join(wrong), rule)
+
+
+def _dice(n: int, kind: str) -> str:
+    return f"{n} {kind} {'die' if n == 1 else 'dice'}"
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "nobody"
+
+
+def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines: Lines) -> None:
+    check_roll(state, credit, sectors)
+    if roll_expected(state) == "bank-run":
+        add_sectors(state, sectors, lines)
+        begin_settlement(state, lines)
+        return
+    rolled = credit[0]
+    face = state.comp.credit_face(rolled)
+    assert face is not None
+    if state.beginner:
+        count = state.comp.beginner_counts[face.number]
+        how = f"Beginner's Game: {face.number} counts {count}"
+    else:
+        symbols = rolled_symbols(state, sectors)
+        count = 0
+        over: list[str] = []
+        for bank in state.live_banks():
+            ring = state.comp.ring(bank.rating)
+            on = sum(bank.board.get(b.id, 0) for b in ring.blocks if symbols & set(b.symbols))
+            hit = on > face.number if state.more_than else on >= face.number
+            if hit:
+                count += 1
+                over.append(f"{state.names[bank.seat]} {on}")
+        rule = "more than" if state.more_than else "at least"
+        where = f"sector {' + '.join(sectors)}" if sectors else "no sector die (every bank is in ring I: all of it is affected)"
+        how = (
+            f"{where}: {count} bank{'s' if count != 1 else ''} with {rule} {face.number} credit on those blocks"
+            + (f" ({', '.join(over)})" if over else "")
+        )
+    state.last_roll = Roll(rolled, list(sectors))
+    state.may_redistribute = []
+    rules = (C.BEGINNER,) if state.beginner else (C.CREDIT_DIE,) if sectors else (C.CREDIT_DIE, C.SECTOR_OPTIONAL)
+    lines.append(say(f"The dice: {rolled}; {how}", *rules))
+    effect = EFFECTS[face.colour]
+    runs_before = state.runs_started
+    if effect == "meter":
+        move_chip(state, count, "blue credit die", "", lines, None if state.beginner else list(sectors))
+    else:
+        n = min(count, state.markets[effect])
+        state.markets[effect] -= n
+        state.natural[effect] += n
+        if count:
+            lines.append(say(f"{n} {effect} goods are discarded from the market to its natural reserve", C.CREDIT_DIE))
+    # a bank run the dice caused and that is over already went on to the next turn itself
+    # (002, Bank Run: "Afterwards, continue with the next turn")
+    if state.phase != BANK_RUN and state.runs_started == runs_before:
+        next_turn(state, lines)
+
+
+# the hardware's dice -------------------------------------------------------------------
+def dice_to_roll(state: MoneyMakerState) -> tuple[Die, ...]:
+    expected = roll_expected(state)
+    # while every bank is in ring I the sector dice may stay in the box (002, Step 5)
+    sector = Die("sector", tuple(state.comp.sector_faces), optional=state.sector_optional())
+    if expected == "turn":
+        credit = Die("credit", tuple(f.face for f in state.comp.credit_faces))
+        if state.beginner:
+            return (credit,)
+        return (credit,) + (sector,) * state.sector_dice()
+    if expected == "bank-run":
+        run = state.bank_run
+        assert run is not None
+        return (sector,) * (run.needed - len(run.sectors))
+    return ()
+
+
+def dice_command(state: MoneyMakerState, roll: Sequence[DieFace]) -> Command:
+    if not dice_to_roll(state):
+        raise IllegalMove(f"Money Maker is not waiting for a dice roll: {phase_words(state)}", C.STEP5)
+    credit = [f.face.strip().lower() for f in roll if f.die == "credit"]
+    sectors = [f.face.strip().lower() for f in roll if f.die == "sector"]
+    check_roll(state, credit, sectors, tuple(f.die for f in roll if f.die not in ("credit", "sector")))
+    args: dict[str, Any] = {"sector": sectors}
+    if credit:
+        args["credit"] = credit[0]
+    return Command(CHANCE, "roll", args)

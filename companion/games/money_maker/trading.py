@@ -1,0 +1,169 @@
+"""Step 3: buying goods from the markets, producing with investment cards,
+selling goods (earnings from the Gold Reserve), and moving on to step 4."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove
+from companion.games.money_maker import citations as C
+from companion.games.money_maker.bank_run import chips_left, start_bank_run
+from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.investments import resolve_card
+from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.prison import extinguish, free_from_prison, prisoner_absorbs
+from companion.games.money_maker.state import (
+    ACTION,
+    INVEST,
+    TRADE,
+    MoneyMakerState,
+    card_kind,
+    require_turn,
+)
+from companion.rules import Explanation, say
+
+Lines = list[Explanation]
+
+
+def enter_trade(state: MoneyMakerState, seat: int, what: str) -> None:
+    require_turn(state, seat, (INVEST, TRADE), what)
+    state.phase = TRADE
+
+
+def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
+    enter_trade(state, seat, "buying goods")
+    limit = state.comp.buy_limit
+    done = state.bought.get(market, 0)
+    if done + count > limit:
+        raise IllegalMove(
+            f"at most {limit} goods per market per turn: {state.names[seat]} bought {done} {market} goods already",
+            C.BUYING,
+        )
+    fill = state.markets[market]
+    natural = state.natural[market]
+    prices: list[int] = []
+    for _ in range(count):
+        if fill > 0:
+            prices.append(state.comp.markets[market].slots[fill - 1])
+            fill -= 1
+        elif natural > 0:
+            prices.append(state.comp.reserve_price)
+            natural -= 1
+        else:
+            raise IllegalMove(f"no {market} goods are left in the market or its natural reserve", C.BUYING)
+    total = sum(prices)
+    paid = pay(state, seat, total, payment, what=f"{count} {market} goods")
+    state.markets[market] = fill
+    state.natural[market] = natural
+    state.banks[seat].goods[market] += count
+    state.bought[market] = done + count
+    lines.append(
+        say(f"{state.names[seat]} buys {count} {market} goods at {' + '.join(map(str, prices))} = {total} ({describe(state, paid)})", C.BUYING)
+    )
+    private(state, seat, lines)
+    prisoner_absorbs(state, seat, lines)
+
+
+def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: Lines) -> None:
+    enter_trade(state, seat, "selling goods")
+    bank = state.banks[seat]
+    if bank.goods[market] < count:
+        raise IllegalMove(f"{state.names[seat]} holds {bank.goods[market]} {market} goods, not {count}", C.SELLING)
+    slots = state.comp.markets[market].slots
+    prices: list[int] = []
+    for _ in range(count):
+        fill = state.markets[market]
+        if fill < len(slots):
+            prices.append(slots[fill])
+            state.markets[market] = fill + 1
+        else:
+            prices.append(state.comp.full_market_price)
+            state.natural[market] += 1
+    bank.goods[market] -= count
+    earned = sum(prices)
+    lines.append(say(f"{state.names[seat]} sells {count} {market} goods for {' + '.join(map(str, prices))} = {earned}", C.SELLING))
+    receive_earnings(state, seat, earned, lines)
+
+
+def receive_earnings(state: MoneyMakerState, seat: int, earned: int, lines: Lines) -> None:
+    bank = state.banks[seat]
+    if bank.in_prison and bank.on_board > 0:
+        to_debt = min(earned, bank.on_board)
+        extinguish(bank, to_debt)
+        earned -= to_debt
+        lines.append(say(f"{state.names[seat]} is in prison: {to_debt} of the earnings pays its debt instead", C.PRISON))
+        if bank.on_board == 0:
+            free_from_prison(state, seat, lines)
+    given = min(earned, state.reserve)
+    state.reserve -= given
+    bank.gold += given
+    if given < earned:
+        state.reserve_owed[seat] = state.reserve_owed.get(seat, 0) + earned - given
+        lines.append(
+            say(
+                f"The Gold Reserve could pay only {given}; the {earned - given} missing comes off {state.names[seat]}'s debt in the bank run",
+                C.GOLD_EMPTY,
+            )
+        )
+    private(state, seat, lines)
+    if state.reserve == 0 and earned > 0 and chips_left(state):
+        start_bank_run(state, "the Gold Reserve is empty", TRADE, lines)
+
+
+def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, lines: Lines) -> None:
+    enter_trade(state, seat, "producing")
+    bank = state.banks[seat]
+    card_id = next((c for c in bank.cards if c.upper() == raw.strip().upper()), None)
+    if card_id is None:
+        code, copy = resolve_card(state, raw)
+        card_id = next(
+            (c for c in bank.cards if card_kind(c) == code and c not in state.produced and (copy is None or c == f"{code}-{copy}")),
+            None,
+        )
+    if card_id is None:
+        raise IllegalMove(f"{state.names[seat]} holds no investment card {raw!r} (cards: {', '.join(bank.cards) or 'none'})", C.PRODUCING)
+    if card_id in state.produced:
+        raise IllegalMove(f"{card_id} has produced already this turn", C.PRODUCING)
+    kind = state.comp.investment(card_kind(card_id))
+    bonus = 1 if sum(1 for c in bank.cards if state.comp.investment(card_kind(c)).guild == kind.guild) >= 2 else 0
+    if kind.is_trading:
+        if into not in MARKETS:
+            raise IllegalMove(f"{kind.name} is a trading card: say 'into' production or consumer", C.PRODUCING)
+        source = "consumer" if into == "production" else "production"
+        if bank.goods[source] < kind.trade:
+            raise IllegalMove(
+                f"{kind.name} converts exactly {kind.trade} {source} goods; {state.names[seat]} holds {bank.goods[source]}",
+                C.PRODUCING,
+            )
+        bank.goods[source] -= kind.trade
+        state.natural[source] += kind.trade
+        want = kind.trade + bonus
+        got = min(want, state.natural[into])
+        state.natural[into] -= got
+        bank.goods[into] += got
+        lines.append(
+            say(
+                f"{state.names[seat]}'s {kind.name} converts {kind.trade} {source} goods into {got} {into} goods"
+                + (" (guild bonus +1)" if bonus else "")
+                + (f" (the natural reserve had only {got})" if got < want else ""),
+                C.PRODUCING,
+            )
+        )
+    else:
+        parts: list[str] = []
+        for i, (market, n) in enumerate(kind.output):
+            want = n + (bonus if i == 0 else 0)
+            got = min(want, state.natural[market])
+            state.natural[market] -= got
+            bank.goods[market] += got
+            parts.append(f"{got} {market}" + (f" (reserve had only {got})" if got < want else ""))
+        lines.append(
+            say(f"{state.names[seat]}'s {kind.name} produces {', '.join(parts)}" + (" (guild bonus +1)" if bonus else ""), C.PRODUCING)
+        )
+    state.produced.append(card_id)
+    private(state, seat, lines)
+
+
+def do_end_trading(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    require_turn(state, seat, (INVEST, TRADE), "moving on to step 4")
+    state.phase = ACTION
+    lines.append(say(f"{state.names[seat]} may buy an action card, then roll the dice", C.STEP4))
+

@@ -1,0 +1,389 @@
+"""Playing cards: in turn, each seat plays a card (alone or with an Adviser),
+discards one unused, or passes keeping its last card; each card's check and
+effect.  Raw Materials starts the auction (``auction.py``); when every seat
+has passed or has no card, the round ends (``round_end.py``)."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove
+from companion.games.muell_money import citations as R
+from companion.games.muell_money.components import (
+    ADVISER,
+    BRIBERY,
+    DISPOSAL,
+    GROWTH,
+    HIRE_FIRE,
+    INNOVATE,
+    INSPECTION,
+    MAT_ROW_LABELS,
+    MAT_ROW_MEANING,
+    MAT_ROWS,
+    ORDER,
+    POLLUTION,
+    RAW,
+)
+from companion.games.muell_money.loans import pay_bank
+from companion.games.muell_money.moves import Move, acting_seat
+from companion.games.muell_money.negotiation import (
+    check_proposal,
+    negotiation_must_pay,
+    red_zone_stop,
+    source,
+    start_vote,
+)
+from companion.games.muell_money.round_end import end_round
+from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
+from companion.games.muell_money.status import need_turn
+from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
+from companion.games.muell_money.words import card_list, money, plural, raw
+from companion.rules import Explanation, say
+
+
+def check_turn(state: MuellState, move: Move) -> None:
+    """``play``, ``discard`` or ``keep``."""
+    seat = acting_seat(move)
+    need_turn(state, seat, Phase.PLAY, "cards are not being played now", "play", R.PLAY)
+    me = state.seats[seat]
+    if move.name == "keep":
+        if len(me.hand) != 1:
+            raise IllegalMove(
+                f"you may keep a card only when it is your last one ({plural(len(me.hand), 'card')} left)",
+                R.PASS,
+            )
+        return
+    assert move.card is not None
+    if move.card not in me.hand:
+        raise IllegalMove(f"{me.name} holds no {move.card} (holds: {card_list(me.hand)})", R.PLAY)
+    if move.name == "discard":
+        if move.card == RAW:
+            raise IllegalMove(
+                "Raw Materials may not be discarded: sell them or keep the card as your last",
+                R.NO_RAW_DISCARD,
+            )
+        return
+    check_play(state, seat, move)
+
+
+def check_play(state: MuellState, seat: int, move: Move) -> None:
+    me = state.seats[seat]
+    comp = state.comp
+    card = move.card
+    adviser = move.adviser
+    if adviser:
+        if card == ADVISER:
+            raise IllegalMove(
+                "an Adviser doubles another card, not another Adviser (play it alone to repay a loan)",
+                R.ADVISER,
+            )
+        if me.hand.count(ADVISER) < 1:
+            raise IllegalMove(f"{me.name} holds no Adviser to play with {card}", R.ADVISER)
+        if card == BRIBERY:
+            raise IllegalMove("Bribery cannot be played with an Adviser", R.BRIBERY_NO_ADVISER)
+        if card == GROWTH and in_variant(state):
+            raise IllegalMove("in the simulation variant an Adviser can no longer be played with Growth", R.V_ADVISER)
+    factor = comp.adviser_factor if adviser else 1
+    if card == BRIBERY:
+        raise IllegalMove(
+            "Bribery cannot be played: it is used only at a Pollution Check (discard or keep it)",
+            R.BRIBERY_ONLY,
+        )
+    if card == ADVISER:
+        if me.loans < 1:
+            # 004 says it outright: "The card may not be played alone, but must be played
+            # with a loan token or another action card."
+            raise IllegalMove(
+                "an Adviser alone repays a loan, and you have none: play it with another card",
+                R.ADVISER_NOT_ALONE,
+            )
+        if me.cash < comp.repay_amount:
+            raise IllegalMove(
+                f"repaying a loan costs {money(comp.repay_amount)} in cash: take the money first",
+                R.ADVISER,
+            )
+    elif card == ORDER:
+        need_workers = mat_value(state, seat, "workers")
+        need_raw = mat_value(state, seat, "raw_materials")
+        waste = mat_value(state, seat, "waste")
+        if me.row < need_workers:
+            raise IllegalMove(
+                f"an Order needs {need_workers}00 workers and {me.name}'s factory has {me.row}00 (row {me.row})",
+                R.ORDER,
+            )
+        if me.raw < need_raw:
+            raise IllegalMove(
+                f"an Order needs {raw(need_raw)} and {me.name} has {me.raw}", R.ORDER
+            )
+        if in_variant(state):
+            red_zone_stop(state, seat)
+        if not has_room(state, seat, waste):
+            if in_variant(state):
+                raise IllegalMove(
+                    f"an Order makes {waste} waste and the common waste marker is on {state.common_waste} "
+                    f"of {waste_max(state)}: no room on the common board",
+                    R.ORDER_WASTE,
+                )
+            raise IllegalMove(
+                f"an Order makes {waste} waste and {me.name}'s storage holds {me.waste} of {comp.waste_max}: no room",
+                R.ORDER_WASTE,
+            )
+    elif card == GROWTH:
+        if me.column >= comp.end_column:
+            raise IllegalMove(
+                f"{me.name}'s factory is already in column {me.column}, the last", R.GROWTH
+            )
+    elif card == HIRE_FIRE:
+        if move.direction is None:
+            raise IllegalMove("Hire/Fire needs a direction: 'hire' (up) or 'fire' (down)", R.HIRE_FIRE)
+        top, bottom = max(comp.rows), min(comp.rows)
+        if move.direction == "hire" and me.row >= top:
+            raise IllegalMove(f"{me.name}'s factory is already in the top row ({top}00 workers)", R.HIRE_FIRE)
+        if move.direction == "fire" and me.row <= bottom:
+            raise IllegalMove(f"{me.name}'s factory is already in the bottom row ({bottom}00 workers)", R.HIRE_FIRE)
+    elif card == INNOVATE:
+        steps = innovate_steps(move, factor)
+        if len(steps) != factor:
+            raise IllegalMove(
+                "Innovate needs the mat row to improve ('workers', 'raw_materials' or 'waste')"
+                + (" for each of its two steps" if factor > 1 else ""),
+                R.INNOVATE,
+            )
+        last = len(comp.holes) - 1
+        for row in set(steps):
+            hole = me.mat[MAT_ROWS.index(row)]
+            if hole + steps.count(row) > last:
+                raise IllegalMove(
+                    f"{me.name}'s {MAT_ROW_LABELS[row]} marker is in hole {hole + 1} of {last + 1}: "
+                    f"no room for {steps.count(row)} step(s)",
+                    R.INNOVATE,
+                )
+        cost = comp.innovate_cost * factor
+        if me.cash < cost:
+            raise IllegalMove(
+                f"Innovate costs {money(cost)} in cash: take a loan first", R.INNOVATE
+            )
+    elif card == INSPECTION and in_variant(state):
+        check_negotiation(state, seat, move, factor)
+    elif card in (RAW, DISPOSAL, INSPECTION):
+        return
+    elif card == POLLUTION:  # pragma: no cover - never in a hand
+        raise IllegalMove("the Pollution Check is never played", R.CHECK)
+
+
+def check_negotiation(state: MuellState, seat: int, move: Move, factor: int) -> None:
+    """The simulation variant's Negotiation (the Waste Inspection card): its
+    old effect is gone; its player may move the common marker back one space
+    for 1 M (with an Adviser, two spaces for 2 M)."""
+    values = state.comp.variant
+    assert values is not None
+    must = negotiation_must_pay(state)
+    if must is not None and not move.use:
+        raise IllegalMove(
+            f"a Negotiation now always moves the common waste marker back and costs "
+            f"{money(values.negotiation_back_cost * factor)} (rule {source(must)})",
+            R.V_RULE_1,
+        )
+    if must is None and move.use and state.common_waste == 0:
+        raise IllegalMove(
+            "the common waste marker is already on its first space: there is nothing to move back",
+            R.V_NEGOTIATION_BACK,
+        )
+    check_proposal(state, move)
+
+
+def apply_negotiation(state: MuellState, seat: int, move: Move, factor: int, lines: list[Explanation]) -> None:
+    me = state.seats[seat]
+    values = state.comp.variant
+    assert values is not None
+    with_adv = " with an Adviser" if move.adviser else ""
+    if move.use:
+        cost = values.negotiation_back_cost * factor
+        pay_bank(state, seat, cost, lines)
+        before, after = dispose(state, seat, values.negotiation_back_steps * factor)
+        must = negotiation_must_pay(state)
+        lines.append(
+            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: pays {money(cost)}, "
+                f"common waste marker {before} → {after}"
+                + (f" (rule {source(must)})" if must else ""),
+                R.V_NEGOTIATION, R.V_RULE_1 if must else R.V_NEGOTIATION_BACK,
+                *((R.ADVISER,) if move.adviser else ()))
+        )
+    else:
+        lines.append(
+            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: the common waste marker stays "
+                f"on {state.common_waste}", R.V_NEGOTIATION)
+        )
+    if move.proposal:
+        start_vote(state, seat, move, lines)
+
+
+def innovate_steps(move: Move, factor: int) -> list[str]:
+    """The mat rows an Innovate improves, one per step (with an Adviser, one
+    row named once takes both steps)."""
+    rows = list(move.rows)
+    if factor > 1 and len(rows) == 1:
+        rows = rows * 2
+    return rows[:factor] if len(rows) >= factor else rows
+
+
+def spend(state: MuellState, seat: int, card: str, adviser: bool) -> None:
+    me = state.seats[seat]
+    me.hand.remove(card)
+    state.discard[card] += 1
+    if adviser:
+        me.hand.remove(ADVISER)
+        state.discard[ADVISER] += 1
+
+
+def apply_discard(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    seat = acting_seat(move)
+    assert move.card is not None
+    spend(state, seat, move.card, False)
+    lines.append(say(f"{state.name(seat)} discards {move.card} without using it", R.DISCARD))
+    next_turn(state, seat, lines)
+
+
+def apply_keep(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    seat = acting_seat(move)
+    me = state.seats[seat]
+    me.retained = me.hand.pop()
+    me.passed = True
+    if state.end_reached:  # a factory reached the last column: this round is the last
+        use = " (a kept Bribery still serves at the final pollution check)" if me.retained == BRIBERY else ""
+        lines.append(say(f"{me.name} passes and keeps {me.retained}: the game ends with this round{use}",
+                         R.PASS, R.PASS_FR, R.END, *((R.FINAL_CHECK,) if use else ())))
+    else:
+        lines.append(say(f"{me.name} passes and keeps {me.retained} for the next round", R.PASS, R.PASS_FR))
+    next_turn(state, seat, lines)
+
+
+def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    seat = acting_seat(move)
+    me = state.seats[seat]
+    comp = state.comp
+    card = move.card
+    assert card is not None
+    adv = move.adviser
+    factor = comp.adviser_factor if adv else 1
+    spend(state, seat, card, adv)
+    with_adv = " with an Adviser" if adv else ""
+    if card == ORDER:
+        need_raw = mat_value(state, seat, "raw_materials")
+        waste = mat_value(state, seat, "waste")
+        income = me.column + (comp.adviser_order_bonus if adv else 0)
+        me.raw -= need_raw
+        state.supply += need_raw
+        me.cash += income
+        state.bank_out += income
+        before, after = produce(state, seat, waste)
+        meter = "common waste marker" if in_variant(state) else "waste"
+        stopped = " (the board's last space)" if in_variant(state) and after < before + waste else ""
+        lines.append(
+            say(
+                f"{me.name} fills an Order{with_adv}: {raw(need_raw)} back to the supply, "
+                f"receives {money(income)} (column {me.column}"
+                + (f" + {money(comp.adviser_order_bonus)} Adviser" if adv else "")
+                + f"), {meter} {before} → {after}{stopped}",
+                R.ORDER,
+                *((R.ADVISER,) if adv else ()),
+                *((R.V_ADVANCE,) if in_variant(state) else ()),
+            )
+        )
+    elif card == RAW:
+        lot = mat_value(state, seat, "raw_materials") * factor
+        if lot > state.supply:
+            lines.append(
+                say(f"The common supply holds only {raw(state.supply)}: the lot is {state.supply}", R.RAW)
+            )
+            lot = state.supply
+        if lot == 0:
+            lines.append(say(f"{me.name} plays Raw Materials{with_adv}, but the supply is empty: nothing to sell", R.RAW))
+            next_turn(state, seat, lines)
+            return
+        state.supply -= lot
+        bidders = [(seat + k) % state.n for k in range(1, state.n)] + [seat]
+        state.auction = Auction(seller=seat, lot=lot, bidders=bidders, doubled=adv)
+        state.phase = Phase.AUCTION
+        lines.append(
+            say(
+                f"{me.name} sells {raw(lot)}{with_adv} in a once-around auction: "
+                f"{state.name(bidders[0])} bids first, {me.name} last",
+                R.RAW,
+                *((R.ADVISER,) if adv else ()),
+            )
+        )
+        return
+    elif card == GROWTH:
+        before = me.column
+        me.column = min(comp.end_column, me.column + comp.growth_steps * factor)
+        if me.column >= comp.end_column:
+            state.end_reached = True
+        lines.append(
+            say(
+                f"{me.name} grows{with_adv}: factory column {before} → {me.column}"
+                + (": the game ends after this round" if me.column >= comp.end_column else ""),
+                R.GROWTH,
+                *((R.END,) if me.column >= comp.end_column else ()),
+            )
+        )
+    elif card == HIRE_FIRE:
+        before = me.row
+        steps = comp.hire_fire_steps * factor
+        if move.direction == "hire":
+            me.row = min(max(comp.rows), me.row + steps)
+        else:
+            me.row = max(min(comp.rows), me.row - steps)
+        verb = "hires" if move.direction == "hire" else "fires"
+        lines.append(
+            say(f"{me.name} {verb}{with_adv}: workers {before}00 → {me.row}00 (wages {money(me.row)} a round)", R.HIRE_FIRE)
+        )
+    elif card == INNOVATE:
+        rows = innovate_steps(move, factor)
+        cost = comp.innovate_cost * factor
+        pay_bank(state, seat, cost, lines)
+        moved: list[str] = []
+        for row in rows:
+            i = MAT_ROWS.index(row)
+            old = comp.holes[me.mat[i]].value
+            me.mat[i] += 1
+            moved.append(f"{MAT_ROW_MEANING[row]} {old} → {comp.holes[me.mat[i]].value}")
+        lines.append(
+            say(f"{me.name} innovates{with_adv}: pays {money(cost)}; {', '.join(moved)}", R.INNOVATE)
+        )
+    elif card == DISPOSAL:
+        if in_variant(state):
+            assert comp.variant is not None
+            before, after = dispose(state, seat, comp.variant.waste_disposal_steps * factor)
+            lines.append(say(f"{me.name} disposes of waste{with_adv}: common waste marker {before} → {after}",
+                             R.DISPOSAL, R.V_DISPOSAL))
+        else:
+            before, after = dispose(state, seat, comp.waste_disposal_steps * factor)
+            lines.append(say(f"{me.name} disposes of waste{with_adv}: waste {before} → {after}", R.DISPOSAL))
+    elif card == INSPECTION and in_variant(state):
+        apply_negotiation(state, seat, move, factor, lines)
+        if state.phase is Phase.VOTE:
+            return  # play goes on after the vote (votes.py)
+    elif card == INSPECTION:
+        levels = inspect(state, seat, comp.waste_inspection_steps * factor)
+        parts = [f"{state.name(k)} {before} → {after}" for k, (before, after) in enumerate(levels)]
+        lines.append(say(f"{me.name} plays Waste Inspection{with_adv}: waste {', '.join(parts)}", R.INSPECTION))
+    elif card == ADVISER:
+        pay_bank(state, seat, comp.repay_amount, lines)
+        me.loans -= 1
+        lines.append(
+            say(f"{me.name} plays an Adviser to repay a loan: pays {money(comp.repay_amount)} and returns a −10 marker "
+                f"({me.loans} left)", R.ADVISER, R.REPAY)
+        )
+    next_turn(state, seat, lines)
+
+
+def next_turn(state: MuellState, after: int, lines: list[Explanation]) -> None:
+    """The next seat that has not passed and holds a card plays; if none, the round ends."""
+    state.phase = Phase.PLAY
+    for k in range(1, state.n + 1):
+        seat = (after + k) % state.n
+        s = state.seats[seat]
+        if not s.passed and s.hand:
+            state.turn = seat
+            return
+    state.turn = None
+    end_round(state, lines)

@@ -1,0 +1,55 @@
+"""The end of a round: every seat has passed or has no card; wages are paid;
+then the final pollution check (a factory reached the last column) or the
+next round (the deck reshuffled whole if the Pollution Check came, the start
+player moves left, the sets are dealt)."""
+
+from __future__ import annotations
+
+from companion.games.muell_money import citations as R
+from companion.games.muell_money.disaster import watch
+from companion.games.muell_money.loans import pay_bank
+from companion.games.muell_money.pollution import start_check
+from companion.games.muell_money.sets import advance, new_grid
+from companion.games.muell_money.state import MuellState
+from companion.games.muell_money.words import money, plural
+from companion.rules import Explanation, say
+
+
+def end_round(state: MuellState, lines: list[Explanation]) -> None:
+    lines.append(say(f"Every seat has passed or has no card: round {state.round} play ends", R.PLAY))
+    for s in state.seats:
+        s.passed = False  # a pass belongs to this round's play only
+    for k in range(state.n):
+        seat = (state.start_seat + k) % state.n
+        me = state.seats[seat]
+        pay_bank(state, seat, me.row, lines)
+        lines.append(say(f"{me.name} pays {money(me.row)} wages ({me.row}00 workers)", R.WAGES))
+    if state.end_reached:
+        lines.append(
+            say("A factory reached the last column this round: the game ends with a final pollution check",
+                R.END, R.FINAL_CHECK)
+        )
+        start_check(state, final=True, lines=lines)
+        return
+    watch(state, lines)
+    if state.pollution_seen:
+        kept = [s.retained for s in state.seats if s.retained]
+        state.deck = {k.name: k.copies for k in state.comp.kinds}
+        for card in kept:
+            state.deck[card] -= 1
+        state.discard = {k: 0 for k in state.discard}
+        state.set_aside = []
+        state.deck_order = None
+        state.reshuffles += 1
+        lines.append(
+            say(f"The Pollution Check came this round: it, the discards and the deck are shuffled together "
+                f"({plural(state.deck_count(), 'card')})", R.NEW_ROUND, R.RESHUFFLE)
+        )
+    state.pollution_seen = False
+    state.start_seat = state.left_of(state.start_seat)
+    state.round += 1
+    new_grid(state)
+    lines.append(
+        say(f"Round {state.round}: {state.name(state.start_seat)} is the start player; the sets are dealt", R.NEW_ROUND)
+    )
+    advance(state, lines)

@@ -1,0 +1,122 @@
+"""The sets: laid out card by card, one row at a time (the deck is refilled
+from the discards when it runs out), then taken in turn from the start
+player on; the set nobody takes is discarded."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove
+from companion.games.muell_money import citations as R
+from companion.games.muell_money.moves import Move, acting_seat
+from companion.games.muell_money.negotiation import SET_AUCTION, in_force
+from companion.games.muell_money.state import MuellState, Phase, SetSale
+from companion.games.muell_money.status import need_turn
+from companion.games.muell_money.words import card_list, plural
+from companion.rules import Explanation, say
+
+
+def new_grid(state: MuellState) -> None:
+    """Empty sets, to be dealt."""
+    state.grid = [[] for _ in range(state.columns)]
+    state.taken = [None] * state.columns
+    state.phase = Phase.DEAL
+    state.turn = None
+
+
+def advance(state: MuellState, lines: list[Explanation]) -> None:
+    """After a card is laid (or a Pollution Check resolved): the sets are
+    complete and the start player chooses, or the deal goes on."""
+    if state.phase is not Phase.DEAL:
+        return
+    if state.placed >= 3 * state.columns:
+        if in_force(state, SET_AUCTION) is not None:
+            lines.append(say(f"The {state.columns} sets are laid out: they are auctioned", R.V_RULE_3))
+            open_sale(state, state.start_seat, lines)
+            return
+        state.phase = Phase.CHOOSE
+        state.turn = state.start_seat
+        lines.append(
+            say(f"The {state.columns} sets are laid out: {state.name(state.start_seat)} chooses first", R.SELECT)
+        )
+        return
+    refill_deck(state, lines)
+
+
+def refill_deck(state: MuellState, lines: list[Explanation]) -> None:
+    if state.deck_count() > 0:
+        return
+    state.deck = dict(state.discard)
+    state.discard = {k: 0 for k in state.discard}
+    state.deck_order = None
+    state.reshuffles += 1
+    lines.append(
+        say(f"The deck is empty: the {plural(state.deck_count(), 'discarded card')} "
+            f"{'is' if state.deck_count() == 1 else 'are'} shuffled into a new deck", R.LAYOUT)
+    )
+
+
+def check_choose(state: MuellState, move: Move) -> None:
+    need_turn(state, acting_seat(move), Phase.CHOOSE, "sets are not being chosen now", "choose a set", R.SELECT)
+    if not 1 <= move.column <= state.columns:
+        raise IllegalMove(f"there are sets 1 to {state.columns}, not {move.column}", R.SELECT)
+    taker = state.taken[move.column - 1]
+    if taker is not None:
+        raise IllegalMove(f"set {move.column} was taken by {state.name(taker)}", R.SELECT)
+
+
+def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
+    """Adopted rule 3: the next set is nominated by the first seat without
+    cards from ``after`` on, clockwise; the last such seat takes one of the
+    last two sets free (an ordinary choice)."""
+    unserved = [(after + k) % state.n for k in range(state.n) if (after + k) % state.n not in state.taken]
+    if len(unserved) == 1:
+        state.set_sale = None
+        state.phase = Phase.CHOOSE
+        state.turn = unserved[0]
+        lines.append(say(f"{state.name(unserved[0])}, the last seat without cards, takes one of the two "
+                         "remaining sets free", R.V_RULE_3))
+        return
+    state.set_sale = SetSale(nominator=unserved[0])
+    state.phase = Phase.SET_AUCTION
+    state.turn = unserved[0]
+    lines.append(say(f"{state.name(unserved[0])} names the next set to auction", R.V_RULE_3))
+
+
+def apply_choose(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    seat = acting_seat(move)
+    take_set(state, seat, move.column - 1, lines)
+    if sum(t is not None for t in state.taken) < state.n:
+        state.turn = state.left_of(seat)
+        return
+    finish_choosing(state, lines)
+
+
+def take_set(state: MuellState, seat: int, col: int, lines: list[Explanation], how: str = "") -> None:
+    """``seat`` takes set ``col`` (0-based): its cards lie in front of it."""
+    state.taken[col] = seat
+    me = state.seats[seat]
+    me.hand = list(state.grid[col])
+    state.grid[col] = []  # the set now lies in front of its seat
+    lines.append(say(f"{me.name} takes set {col + 1}{how}: {card_list(me.hand)}",
+                     R.V_RULE_3 if how else R.SELECT))
+
+
+def finish_choosing(state: MuellState, lines: list[Explanation]) -> None:
+    """Every seat has a set: the last set is discarded, kept cards join
+    their owners' cards, play begins."""
+    state.set_sale = None
+    # the last set is discarded; retained cards join their owners' cards
+    for c, taker in enumerate(state.taken):
+        if taker is None:
+            for card in state.grid[c]:
+                state.discard[card] += 1
+            lines.append(say(f"The last set ({card_list(state.grid[c])}) is discarded", R.SELECT))
+    state.grid = [[] for _ in range(state.columns)]
+    for s in state.seats:
+        if s.retained:
+            s.hand.append(s.retained)
+            lines.append(say(f"{s.name}'s kept {s.retained} joins the cards", R.PASS))
+            s.retained = None
+        s.passed = False
+    state.phase = Phase.PLAY
+    state.turn = state.start_seat
+    lines.append(say(f"Play begins with {state.name(state.start_seat)}", R.PLAY))

@@ -1,0 +1,123 @@
+"""The weighted secret vote of the simulation variant (003, "Comment
+négocier ?"): each seat votes on its own phone; its weight comes from its
+hidden cash (under 10 M: 1 vote, 10-20 M: 2, over 20 M: 3) and +1 for a
+Bribery card it uses (paying 1 M; the card is discarded after the vote).
+Only the result and the totals for and against are announced; a seat learns
+its own weight on its own phone.  The open points are the rules options
+``vote_count``, ``vote_tie`` and ``vote_abstain``."""
+
+from __future__ import annotations
+
+from companion.errors import IllegalMove, NotYourTurn
+from companion.games.muell_money import citations as R
+from companion.games.muell_money.cards import next_turn
+from companion.games.muell_money.components import BRIBERY
+from companion.games.muell_money.loans import pay_bank
+from companion.games.muell_money.moves import Move, acting_seat
+from companion.games.muell_money.negotiation import REPEAL, in_force, proposal_text, source, title
+from companion.games.muell_money.pollution import cards_held
+from companion.games.muell_money.state import Adopted, Ballot, MuellState, Phase
+from companion.games.muell_money.words import VOTE_CHOICES, money, plural
+from companion.rules import Explanation, say
+
+
+def weight(state: MuellState, cash: int) -> int:
+    """A seat's votes from its cash (never shown to another seat)."""
+    values = state.comp.variant
+    assert values is not None
+    if cash < 10:
+        return values.votes_below_10
+    if cash <= 20:
+        return values.votes_10_to_20
+    return values.votes_above_20
+
+
+def check_vote(state: MuellState, move: Move) -> None:
+    seat = acting_seat(move)
+    vote = state.vote
+    if state.phase is not Phase.VOTE or vote is None:
+        raise IllegalMove("no proposal is being voted on now", R.V_VOTE)
+    if seat not in vote.pending:
+        raise NotYourTurn(f"{state.name(seat)} has already voted on this proposal", R.V_VOTE)
+    if move.choice == "abstain" and state.options["vote_abstain"] == "everyone-votes":
+        raise IllegalMove("this table agreed that every seat votes for or against", R.V_MAJORITY)
+    if move.use:
+        if move.choice == "abstain":
+            raise IllegalMove("Bribery gives an extra vote: it cannot be used to abstain", R.V_BRIBERY_WEIGHT)
+        if state.options["vote_count"] == "voters":
+            raise IllegalMove("this table counts voters, not votes: Bribery's extra vote does not count", R.V_MAJORITY)
+        if BRIBERY not in cards_held(state.seats[seat]):
+            raise IllegalMove(f"{state.name(seat)} holds no Bribery card to use in the vote", R.V_BRIBERY_WEIGHT)
+
+
+def apply_vote(state: MuellState, move: Move, lines: list[Explanation]) -> None:
+    seat = acting_seat(move)
+    vote = state.vote
+    assert vote is not None and move.choice in VOTE_CHOICES
+    me = state.seats[seat]
+    values = state.comp.variant
+    assert values is not None
+    votes = 0 if move.choice == "abstain" else weight(state, me.cash)
+    if move.use:
+        votes += values.bribery_extra_votes
+        pay_bank(state, seat, values.bribery_vote_cost, lines)
+    vote.pending.remove(seat)
+    vote.ballots.append(Ballot(seat, move.choice, votes, move.use))
+    bribe = f" with Bribery (+{values.bribery_extra_votes}, {money(values.bribery_vote_cost)} paid)" if move.use else ""
+    private = (f"{me.name}, you abstain" if move.choice == "abstain"
+               else f"{me.name}, you vote {move.choice} with {plural(votes, 'vote')}{bribe}")
+    lines.append(say(private, R.V_WEIGHTS, *((R.V_BRIBERY_WEIGHT,) if move.use else ()), audience=[seat]))
+    done = len(vote.ballots)
+    lines.append(say(f"{me.name} has voted ({done} of {state.n})", R.V_VOTE))
+    if not vote.pending:
+        count(state, lines)
+
+
+def count(state: MuellState, lines: list[Explanation]) -> None:
+    """Every seat has voted: the totals for and against, the result, the
+    Bribery cards used discarded; play goes on after the proposer."""
+    vote = state.vote
+    assert vote is not None
+    voters = state.options["vote_count"] == "voters"
+    cast = [b for b in vote.ballots if b.choice != "abstain"]
+    pro = sum(1 if voters else b.weight for b in cast if b.choice == "for")
+    con = sum(1 if voters else b.weight for b in cast if b.choice == "against")
+    unit = "voter" if voters else "vote"
+    adopted = pro > con
+    tie = ""
+    if pro == con:
+        if state.options["vote_tie"] == "proposer-decides":
+            mine = next(b for b in vote.ballots if b.seat == vote.proposer)
+            adopted = mine.choice == "for"
+            tie = f": a tie, and the proposer {state.name(vote.proposer)} voted {VOTE_CHOICES[mine.choice]}"
+        else:
+            tie = ": a tie is not a majority"
+    abstained = len(vote.ballots) - len(cast)
+    what = proposal_text(vote.proposal, vote.repeal)
+    lines.append(
+        say(f"Vote {vote.number} on '{what}': {plural(pro, unit)} for, {plural(con, unit)} against"
+            + (f", {abstained} abstaining" if abstained else "")
+            + f"{tie}: {'adopted' if adopted else 'rejected'}", R.V_MAJORITY, R.V_WEIGHTS)
+    )
+    used = [b.seat for b in vote.ballots if b.bribery]
+    for seat in used:
+        me = state.seats[seat]
+        if BRIBERY in me.hand:
+            me.hand.remove(BRIBERY)
+        else:
+            me.retained = None
+        state.discard[BRIBERY] += 1
+    if used:
+        lines.append(say("Bribery used in the vote is discarded: " + ", ".join(state.name(s) for s in used),
+                         R.V_BRIBERY_WEIGHT))
+    if adopted:
+        if vote.proposal == REPEAL:
+            gone = in_force(state, vote.repeal or "")
+            assert gone is not None
+            state.adopted.remove(gone)
+            lines.append(say(f"'{title(gone.proposal)}' ({source(gone)}) is repealed", R.V_RULE_4))
+        else:
+            state.adopted.append(Adopted(vote.proposal, vote.number, state.round))
+            lines.append(say(f"From now on: {title(vote.proposal)}", R.V_MAJORITY))
+    state.vote = None
+    next_turn(state, vote.proposer, lines)

@@ -1,0 +1,213 @@
+"""The secret auction (seed 001, 4. Auction): the offers, the reveal, the
+choosing order and the bonus piles taken; left-over piles are incinerated."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.errors import IllegalMove, NotYourTurn
+from companion.games.world_of_waste.citations import (
+    AUCTION_BOSS_RULE,
+    AUCTION_LEFT_RULE,
+    AUCTION_MIN_RULE,
+    AUCTION_ORDER_RULE,
+    AUCTION_PAY_RULE,
+    AUCTION_RULE,
+    AUCTION_VALUE_RULE,
+    LEFTOVER_RULE,
+    RECYCLER_RULE,
+)
+from companion.games.world_of_waste.components import Catalog, count_of
+from companion.games.world_of_waste.deck import take_from
+from companion.games.world_of_waste.moves import Move
+from companion.games.world_of_waste.state import Phase, WasteState
+from companion.games.world_of_waste.turns import actor_seat, need_phase
+from companion.rules import Citation, Explanation, say
+
+
+@dataclass(frozen=True)
+class AuctionPlace:
+    seat: int
+    count: int
+    value: int
+    reason: str  # why this seat is ahead of the next one with the same count ("" if not tied)
+
+
+def auction_order(offers: Sequence[Sequence[str]], boss: int, catalog: Catalog) -> list[AuctionPlace]:
+    """Seats that offered at least one card, in choosing order: most cards;
+    a tie goes to the boss, else to the higher auction value, else to the seat
+    closest to the left of the boss (seed 001, 4. Auction)."""
+    n = len(offers)
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        cards = offers[seat]
+        value = sum(catalog.hammer_of(c) for c in cards)
+        return (-len(cards), 0 if seat == boss else 1, -value, (seat - boss) % n)
+
+    bidders = sorted((s for s in range(n) if offers[s]), key=key)
+    places: list[AuctionPlace] = []
+    for i, seat in enumerate(bidders):
+        k = key(seat)
+        reason = ""
+        nxt = key(bidders[i + 1]) if i + 1 < len(bidders) else None
+        if nxt is not None and nxt[0] == k[0]:  # tied on count with the seat after it
+            if k[1] != nxt[1]:
+                reason = "boss"
+            elif k[2] != nxt[2]:
+                reason = "auction value"
+            else:
+                reason = "left of the boss"
+        places.append(AuctionPlace(seat, -k[0], -k[2], reason))
+    return places
+
+
+def offer(state: WasteState, move: Move) -> list[Explanation]:
+    need_phase(state, move, Phase.AUCTION)
+    seat = actor_seat(state, move, chance=False, host=False, rule=AUCTION_RULE)
+    hand = state.hands[seat]
+    cards = [take_from(state, hand, ref, "your hand from this round", AUCTION_RULE) for ref in move.cards]
+    hand.extend(cards)  # offered cards stay in the hand until the auction is decided
+    again = state.offers[seat] is not None
+    state.offers[seat] = cards
+    cat = state.catalog
+    name = state.names[seat]
+    value = sum(cat.hammer_of(c) for c in cards)
+    lines = [
+        say(
+            f"{name} {'changes the offer to' if again else 'offers'} {count_of(len(cards), 'card')}: "
+            f"{cat.labels(cards)} (auction value {value})",
+            AUCTION_RULE,
+            audience=[seat],
+        ),
+    ]
+    if not again:  # a change is the seat's secret: the table saw only the first commitment
+        lines.append(say(f"{name} has committed an offer", AUCTION_RULE))
+    if all(o is not None for o in state.offers):
+        lines += reveal_auction(state)
+    return lines
+
+
+def reveal_auction(state: WasteState) -> list[Explanation]:
+    cat = state.catalog
+    offers = [o or [] for o in state.offers]
+    state.revealed = True
+    lines = [say("3, 2, 1, WASTE! The offers are shown together:", AUCTION_RULE)]
+    for s in range(state.seats):
+        o = offers[s]
+        value = sum(cat.hammer_of(c) for c in o)
+        lines.append(say(f"{state.names[s]} offers {count_of(len(o), 'card')}: {cat.labels(o)} (auction value {value})", AUCTION_RULE))
+    places = auction_order(offers, state.boss, cat)
+    winners = places[: state.seats - 1]
+    for i, place in enumerate(places):
+        why = {
+            "boss": ("wins the tie as the boss", AUCTION_BOSS_RULE),
+            "auction value": ("wins the tie with the higher auction value", AUCTION_VALUE_RULE),
+            "left of the boss": ("wins the tie as closest to the left of the boss", AUCTION_LEFT_RULE),
+        }.get(place.reason)
+        text = f"{i + 1}. {state.names[place.seat]} with {count_of(place.count, 'card')}, value {place.value}"
+        cites: list[Citation] = [AUCTION_ORDER_RULE]
+        if why is not None:
+            note = why[0]
+            if place.reason == "auction value":
+                guessed = sorted(
+                    {cat.name_of(c) for c in offers[place.seat] + offers[places[i + 1].seat]
+                     if not cat.type(cat.kind_of(c)).hammer.verified}
+                )
+                if guessed:
+                    note += f"; unverified auction values used: {', '.join(guessed)}"
+            text += f" ({note})"
+            cites.append(why[1])
+        lines.append(say(text, *cites))
+    for s in range(state.seats):
+        if not offers[s]:
+            lines.append(say(f"{state.names[s]} offered no card and gets no bonus pile", AUCTION_MIN_RULE))
+    for place in places[state.seats - 1 :]:
+        lines.append(
+            say(f"{state.names[place.seat]} gets no bonus pile and keeps the offered cards", AUCTION_PAY_RULE)
+        )
+    for place in winners:
+        for c in offers[place.seat]:
+            state.hands[place.seat].remove(c)
+            state.incineration.append(c)
+        lines.append(
+            say(
+                f"{state.names[place.seat]} pays {count_of(place.count, 'card')} into the incineration pile",
+                AUCTION_PAY_RULE,
+            )
+        )
+    state.choosers = [p.seat for p in winners]
+    state.chosen = 0
+    state.phase = Phase.CHOOSE
+    lines += after_choice(state)
+    return lines
+
+
+def after_choice(state: WasteState) -> list[Explanation]:
+    """Give a forced last pile, then incinerate leftovers and move on."""
+    lines: list[Explanation] = []
+    while state.chosen < len(state.choosers):
+        open_piles = [i for i, p in enumerate(state.piles) if p.taken_by is None]
+        if len(open_piles) != 1:
+            return lines
+        lines += give_pile(state, state.choosers[state.chosen], open_piles[0], forced=True)
+    for i, pile in enumerate(state.piles):
+        if pile.taken_by is None and not pile.incinerated:
+            pile.incinerated = True
+            shown = state.catalog.labels(pile.face_up)
+            state.incineration.extend(pile.face_up)
+            pile.face_up = []
+            if pile.face_down is None:
+                state.unseen += 1
+            lines.append(
+                say(
+                    f"Bonus pile {i + 1} is left over: {shown} and the face-down card (unseen) go to the incineration pile",
+                    LEFTOVER_RULE,
+                )
+            )
+    state.phase = Phase.PLAY
+    lines.append(
+        say(
+            "Now record the face-down card of each bonus pile taken, play every Recycler, and sort your hand into your station.",
+            RECYCLER_RULE,
+        )
+    )
+    return lines
+
+
+def give_pile(state: WasteState, seat: int, index: int, *, forced: bool) -> list[Explanation]:
+    pile = state.piles[index]
+    pile.taken_by = seat
+    state.hands[seat].extend(pile.face_up)
+    pile.face_up = []
+    state.face_down_due[seat].append(index)
+    state.chosen += 1
+    how = "gets the last bonus pile" if forced else "takes bonus pile"
+    cat = state.catalog
+    shown = [c for c in state.hands[seat][-2:]]
+    return [
+        say(
+            f"{state.names[seat]} {how} {index + 1}: {cat.labels(shown)} and one face-down card",
+            AUCTION_ORDER_RULE,
+        )
+    ]
+
+
+def choose(state: WasteState, move: Move) -> list[Explanation]:
+    need_phase(state, move, Phase.CHOOSE)
+    seat = actor_seat(state, move, chance=False, host=False, rule=AUCTION_ORDER_RULE)
+    chooser = state.choosers[state.chosen]
+    if seat != chooser:
+        if seat not in state.choosers:
+            raise NotYourTurn(
+                f"{state.names[seat]} won no bonus pile in this auction", AUCTION_ORDER_RULE
+            )
+        raise NotYourTurn(f"{state.names[chooser]} chooses first", AUCTION_ORDER_RULE)
+    assert move.pile is not None
+    if state.piles[move.pile].taken_by is not None:
+        raise IllegalMove(
+            f"bonus pile {move.pile + 1} was taken by {state.names[state.piles[move.pile].taken_by or 0]}",
+            AUCTION_ORDER_RULE,
+        )
+    lines = give_pile(state, seat, move.pile, forced=False)
+    return lines + after_choice(state)

@@ -1,0 +1,40 @@
+"""The host's corrections: the cards are corrected by scans (``station``,
+``reveal``); what is left is the score, as an audited points correction per
+seat."""
+
+from __future__ import annotations
+
+from companion.commands import ActorKind
+from companion.corrections import CORRECTION_RULE
+from companion.corrections import lines as correction_lines
+from companion.errors import IllegalMove, NotYourTurn
+from companion.games.world_of_waste.citations import ROUNDS_RULE
+from companion.games.world_of_waste.moves import Move
+from companion.games.world_of_waste.state import Phase, WasteState
+from companion.rules import Explanation
+
+#: the largest correction either way
+MAX_CORRECTION = 999
+
+
+def correct(state: WasteState, move: Move) -> list[Explanation]:
+    if move.actor.kind is not ActorKind.HOST:
+        raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
+    if state.phase is Phase.OVER:
+        raise IllegalMove("the game is over", ROUNDS_RULE)
+    assert move.seat is not None
+    to = move.amount
+    if abs(to) > MAX_CORRECTION:
+        raise IllegalMove(
+            f"cannot correct {state.names[move.seat]}'s points correction to {to}: "
+            f"a correction is at most {MAX_CORRECTION} points either way",
+            CORRECTION_RULE,
+        )
+    old = state.correction(move.seat)
+    if len(state.corrections) < state.seats:
+        state.corrections = [state.correction(s) for s in range(state.seats)]
+    state.corrections[move.seat] = to
+    return correction_lines(
+        state.names[move.seat], "points correction", f"{old:+d}", f"{to:+d}", move.reason,
+        extra="counted in the score from now on, and for the boss at the end of the round",
+    )

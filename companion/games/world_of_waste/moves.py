@@ -1,0 +1,209 @@
+"""World of Waste's moves: the Move type, the command vocabulary, and
+parsing a command (or a card the camera sees) into a move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.commands import CHANCE, Actor, Command
+from companion.corrections import Target, need_reason, need_target, need_to, seat_arg
+from companion.errors import IllegalMove, InvalidCommand
+from companion.games.world_of_waste.citations import CARD_RULE, RECYCLER_EITHER_RULE
+from companion.games.world_of_waste.components import RECYCLER, CardRef, Catalog, UnknownCard
+from companion.games.world_of_waste.state import (
+    Phase,
+    WasteState,
+    deal_order,
+    hand_size,
+    phase_rule,
+    waiting_for,
+)
+
+
+@dataclass(frozen=True)
+class Move:
+    actor: Actor
+    name: str
+    seat: int | None = None
+    cards: tuple[CardRef, ...] = ()
+    card: CardRef | None = None
+    pile: int | None = None  # 0-based
+    use: str | None = None
+    recycler: CardRef | None = None
+    scan: bool = False  # ``sort``: the cards were given (a scan of the whole station)
+    amount: int = 0  # ``correct``: the seat's new points correction
+    reason: str = ""  # ``correct``: why
+
+
+COMMANDS: Mapping[str, str] = {
+    "deal": "chance or the seat itself: cards dealt to a seat's pile",
+    "pick": "seat: pick one card from the pile it holds",
+    "bonus": "chance or host: face-up cards of a bonus pile",
+    "offer": "seat: the cards offered in the auction (secret until all are in)",
+    "choose": "seat: take a bonus pile when it is its turn",
+    "reveal": "chance or the owner: the face-down card of a bonus pile taken",
+    "recycle": "seat: play a Recycler to draw three cards or remove one card",
+    "draw": "chance, host or the seat: the cards a Recycler draws",
+    "sort": "seat: put the hand into the station (optionally with the scanned station)",
+    "station": "host or chance: a seat's whole station as scanned card ids",
+    "boss": "host: give round 1's boss card to another seat before any card is dealt",
+    "correct": "host: value 'points', seat, to, reason - set a seat's points correction (audited)",
+    "end": "host: reason (optional) - end the game now and score the stations as they stand",
+}
+
+
+#: what the host may correct: the cards are corrected by scans (``station``,
+#: ``reveal``); what is left is the score, as a points correction per seat
+CORRECTION_TARGETS: tuple[Target, ...] = (
+    Target("points", "points correction (added to the station's score; may be negative)"),
+)
+
+
+def parse(state: WasteState, command: Command) -> Move:
+    """The move a command stands for; raises :class:`InvalidCommand`."""
+    name = command.name.strip().lower()
+    if name not in COMMANDS:
+        raise InvalidCommand(
+            f"World of Waste has no command {command.name!r} (commands: {', '.join(COMMANDS)})"
+        )
+    cat = state.catalog
+    if name == "end":
+        raw = command.arg("reason")
+        if raw is not None and not isinstance(raw, str):
+            raise InvalidCommand(f"'end': 'reason' is a text, not {raw!r}")
+        return Move(command.actor, name, reason=(raw or "").strip())
+    if name == "correct":
+        need_target(command, CORRECTION_TARGETS)
+        who = seat_arg(command, state.names)
+        return Move(command.actor, name, who, amount=need_to(command), reason=need_reason(command))
+    seat = _seat_arg(state, command)
+    if name in ("deal", "bonus", "draw"):
+        return Move(command.actor, name, seat, _refs(cat, command, name), pile=_pile_arg(state, command, False))
+    if name == "pick":
+        return Move(command.actor, name, seat, card=_ref(cat, command, "card"))
+    if name == "offer":
+        return Move(command.actor, name, seat, _refs(cat, command, name, allow_empty=True))
+    if name == "choose":
+        return Move(command.actor, name, seat, pile=_pile_arg(state, command, True))
+    if name == "reveal":
+        return Move(command.actor, name, seat, card=_ref(cat, command, "card"))
+    if name == "recycle":
+        use = str(command.need("use")).strip().lower()
+        if use not in ("draw", "remove"):
+            raise InvalidCommand(f"'recycle': 'use' is 'draw' (three new cards) or 'remove' (one card), not {use!r}")
+        recycler = _ref(cat, command, "recycler") if command.arg("recycler") is not None else None
+        if recycler is not None and recycler.key != RECYCLER:
+            raise InvalidCommand(f"'recycle': {command.arg('recycler')!r} is not a Recycler")
+        card = _ref(cat, command, "card") if use == "remove" else None
+        if use == "draw" and command.arg("card") is not None:
+            raise InvalidCommand(
+                "'recycle' with use 'draw' takes no 'card': a Recycler either draws or removes, never both",
+                RECYCLER_EITHER_RULE,
+            )
+        return Move(command.actor, name, seat, card=card, use=use, recycler=recycler)
+    if name == "sort":
+        given = command.arg("cards") is not None
+        refs = _refs(cat, command, name, allow_empty=True) if given else ()
+        if given:
+            _need_exact(refs, "sort")
+        return Move(command.actor, name, seat, refs, scan=given)
+    if name == "boss":
+        if seat is None:
+            raise InvalidCommand("'boss' needs 'seat' (who gets the boss card)")
+        return Move(command.actor, name, seat)
+    # station
+    if seat is None:
+        raise InvalidCommand("'station' needs 'seat' (whose station the scan shows)")
+    refs = _refs(cat, command, name, allow_empty=True)
+    _need_exact(refs, "station")
+    return Move(command.actor, name, seat, refs, scan=True)
+
+
+def _need_exact(refs: Sequence[CardRef], name: str) -> None:
+    for r in refs:
+        if r.copy is None:
+            raise InvalidCommand(f"'{name}': a scanned station lists card ids like 'PAP-3', not card types")
+    if len(set(refs)) != len(refs):
+        raise InvalidCommand(f"'{name}': a card id is listed twice: every physical card has its own id")
+
+
+def _seat_arg(state: WasteState, command: Command) -> int | None:
+    raw = command.arg("seat")
+    if raw is None:
+        return None
+    if isinstance(raw, str) and not raw.strip().lstrip("-").isdigit():
+        low = raw.strip().lower()
+        for i, n in enumerate(state.names):
+            if n.lower() == low:
+                return i
+        raise InvalidCommand(f"'{command.name}': there is no seat called {raw!r} ({', '.join(state.names)})")
+    seat = command.need_int("seat")
+    if not 0 <= seat < state.seats:
+        raise InvalidCommand(f"'{command.name}': there is no seat {seat} (seats 0..{state.seats - 1})")
+    return seat
+
+
+def _pile_arg(state: WasteState, command: Command, needed: bool) -> int | None:
+    if command.arg("pile") is None and not needed:
+        return None
+    pile = command.need_int("pile")
+    count = state.seats - 1
+    if not 1 <= pile <= count:
+        raise InvalidCommand(f"'{command.name}': there is no bonus pile {pile} (piles 1..{count})")
+    return pile - 1
+
+
+def _ref(cat: Catalog, command: Command, key: str) -> CardRef:
+    try:
+        return cat.parse_ref(command.need(key))
+    except UnknownCard as err:
+        raise InvalidCommand(f"'{command.name}': {err}") from None
+
+
+def _refs(cat: Catalog, command: Command, name: str, *, allow_empty: bool = False) -> tuple[CardRef, ...]:
+    raw = command.arg("cards")
+    if raw is None and command.arg("card") is not None:
+        raw = [command.arg("card")]
+    if raw is None:
+        raise InvalidCommand(f"'{name}' needs 'cards' (a list of card ids like 'PAP-3' or card types)")
+    if isinstance(raw, str):
+        raw = [p for p in (x.strip() for x in raw.split(",")) if p]
+    if not isinstance(raw, list):
+        raise InvalidCommand(f"'{name}': 'cards' must be a list of card ids or types, not {raw!r}")
+    if not raw and not allow_empty:
+        raise InvalidCommand(f"'{name}': 'cards' is empty")
+    try:
+        return tuple(cat.parse_ref(x) for x in raw)
+    except UnknownCard as err:
+        raise InvalidCommand(f"'{name}': {err}") from None
+
+
+def card_command(state: WasteState, card: str, copy: int) -> Command:
+    """The command a card seen by the camera stands for now (a deal, a bonus
+    pile's face-up card, a Recycler's draw or a face-down card turned over)."""
+    try:
+        ref = state.catalog.parse_ref(f"{card}-{copy}")
+    except UnknownCard as err:
+        raise IllegalMove(str(err), CARD_RULE) from None
+    card_id = state.catalog.type(ref.key).card_id(copy)
+    if state.phase is Phase.DEAL:
+        for seat in deal_order(state):
+            if len(state.dealt[seat]) < hand_size(state.seats):
+                return Command(CHANCE, "deal", {"seat": seat, "cards": [card_id]}, None, "scanner")
+    if state.phase is Phase.MARKET:
+        for i, pile in enumerate(state.piles):
+            if len(pile.face_up) < 2:
+                return Command(CHANCE, "bonus", {"pile": i + 1, "cards": [card_id]}, None, "scanner")
+    if state.phase is Phase.PLAY:
+        for seat in range(state.seats):
+            if state.drawing[seat]:
+                return Command(CHANCE, "draw", {"seat": seat, "cards": [card_id]}, None, "scanner")
+        for seat in range(state.seats):
+            if state.face_down_due[seat]:
+                return Command(CHANCE, "reveal", {"seat": seat, "card": card_id}, None, "scanner")
+    raise IllegalMove(
+        f"no card is expected now ({waiting_for(state)}); a card is seen when it is dealt, laid in a "
+        "bonus pile, turned over from a bonus pile or drawn by a Recycler",
+        phase_rule(state.phase),
+    )

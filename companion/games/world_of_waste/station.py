@@ -1,0 +1,119 @@
+"""Sorting the waste into the station (seed 001, 6. Sort the waste), and
+scans of a whole station checked against the record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.commands import ActorKind
+from companion.errors import IllegalMove, NotYourTurn
+from companion.games.world_of_waste.citations import (
+    MARKET_RULE,
+    RECYCLER_DRAW_RULE,
+    RECYCLER_RULE,
+    SORT_RULE,
+)
+from companion.games.world_of_waste.components import TYPE_KEYS, CardRef, count_of
+from companion.games.world_of_waste.deck import mark_seen, swap
+from companion.games.world_of_waste.moves import Move
+from companion.games.world_of_waste.rounds import end_round
+from companion.games.world_of_waste.state import (
+    Phase,
+    WasteState,
+    located,
+    recyclers_to_play,
+    type_counts,
+    where_is,
+)
+from companion.games.world_of_waste.turns import actor_seat, need_phase
+from companion.rules import Explanation, say
+
+
+def sort(state: WasteState, move: Move) -> list[Explanation]:
+    need_phase(state, move, Phase.PLAY)
+    seat = actor_seat(state, move, chance=False, host=False, rule=SORT_RULE)
+    return sort_seat(state, seat, move.cards if move.scan else None, by_seat=True)
+
+
+def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
+    name = state.names[seat]
+    cat = state.catalog
+    if state.sorted[seat]:
+        raise IllegalMove(f"{name} has sorted this round's waste already", SORT_RULE)
+    if state.face_down_due[seat]:
+        raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
+    if state.drawing[seat]:
+        raise IllegalMove(f"{name}'s Recycler still draws {count_of(state.drawing[seat], 'card')} into the station", RECYCLER_DRAW_RULE)
+    left = recyclers_to_play(state, seat)
+    if left:
+        if not by_seat:  # the host or the camera: a Recycler in the hand is the seat's secret
+            raise IllegalMove(
+                f"{name} has not finished this round on the phone yet (every Recycler is played before "
+                "sorting): the seat sorts, or the scan is entered after it has",
+                RECYCLER_RULE,
+            )
+        raise IllegalMove(
+            f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
+            RECYCLER_RULE,
+        )
+    # a scan entered by the host or the camera must not read the hand back to them
+    secret = frozenset() if by_seat else frozenset(state.hands[seat])
+    state.stations[seat].extend(state.hands[seat])
+    state.hands[seat] = []
+    lines: list[Explanation] = []
+    if scan is not None:
+        match_scan(state, seat, scan, secret)
+        lines.append(say(f"The scan of {name}'s station matches the record ({len(scan)} cards)", SORT_RULE))
+    state.stations[seat].sort(key=cat.sort_key)
+    state.sorted[seat] = True
+    counts = type_counts(cat, state.stations[seat])
+    summary = ", ".join(f"{counts[k]} {cat.type(k).name}" for k in TYPE_KEYS if counts[k]) or "nothing"
+    lines.append(say(f"{name} sorts the waste into the station: {summary}", SORT_RULE))
+    if all(state.sorted):
+        lines += end_round(state)
+    return lines
+
+
+def match_scan(state: WasteState, seat: int, scan: Sequence[CardRef], secret: frozenset[str] = frozenset()) -> None:
+    """Check a scanned station (exact ids) against the record; relabel assumed
+    copies to the ids the scan shows.  Raises IllegalMove listing differences;
+    recorded cards in ``secret`` (a hand the scan's sender may not see) are
+    only counted, else an empty scan would read the hand back."""
+    cat = state.catalog
+    station = state.stations[seat]
+    scanned = [cat.type(r.key).card_id(r.copy or 0) for r in scan]
+    unmatched = [c for c in scanned if c not in station]
+    spare = [c for c in station if c not in scanned]
+    problems: list[str] = []
+    for card in unmatched:
+        kind = cat.kind_of(card)
+        stand_in = sorted((c for c in spare if cat.kind_of(c) == kind and c in state.assumed), key=cat.copy_of)
+        placed_elsewhere = card in set(located(state)) and card not in state.assumed
+        if not stand_in or placed_elsewhere:
+            where = f" (it is {where_is(state, card)})" if placed_elsewhere else ""
+            problems.append(f"the scan shows {cat.label(card)}{where}, which the record of this station lacks")
+            continue
+        spare.remove(stand_in[0])
+        swap(state, stand_in[0], card)
+        mark_seen(state, card, stand_in[0])
+    hidden = [c for c in spare if c in secret]
+    for card in spare:
+        if card not in secret:
+            problems.append(f"the record has {cat.label(card)}, which the scan lacks")
+    if hidden:
+        problems.append(f"{count_of(len(hidden), 'card')} of the hand {'is' if len(hidden) == 1 else 'are'} not in the scan")
+    if problems:
+        raise IllegalMove(f"the scan of {state.names[seat]}'s station does not match: " + "; ".join(problems), SORT_RULE)
+    for card in scanned:
+        state.assumed.discard(card)
+
+
+def station(state: WasteState, move: Move) -> list[Explanation]:
+    if move.actor.kind is ActorKind.SEAT:
+        raise NotYourTurn("a station scan is entered by the host or the camera (chance)", SORT_RULE)
+    assert move.seat is not None
+    seat = move.seat
+    if state.phase is Phase.PLAY and not state.sorted[seat]:
+        return sort_seat(state, seat, move.cards, by_seat=False)
+    match_scan(state, seat, move.cards)
+    return [say(f"The scan of {state.names[seat]}'s station matches the record ({len(move.cards)} cards)", SORT_RULE)]

@@ -1,0 +1,40 @@
+"""Whose move it is: the seat a move is about, the phase a move needs."""
+
+from __future__ import annotations
+
+from companion.commands import ActorKind
+from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
+from companion.games.world_of_waste.moves import Move
+from companion.games.world_of_waste.state import Phase, WasteState, phase_rule, waiting_for
+from companion.rules import Citation
+
+
+def actor_seat(state: WasteState, move: Move, *, chance: bool, host: bool, rule: Citation) -> int:
+    """The seat a move is about.  A seat acts for itself; chance or the host
+    (where allowed) name the seat."""
+    kind = move.actor.kind
+    if kind is ActorKind.SEAT:
+        assert move.actor.seat is not None
+        if move.seat is not None and move.seat != move.actor.seat:
+            raise NotYourTurn(f"{state.names[move.actor.seat]} cannot {move.name} for {state.names[move.seat]}", rule)
+        return move.actor.seat
+    if (kind is ActorKind.CHANCE and chance) or (kind is ActorKind.HOST and host):
+        if move.seat is None:
+            raise InvalidCommand(f"'{move.name}' by {kind.value} needs 'seat'")
+        return move.seat
+    who = "a seat" if not (chance or host) else "a seat or chance"
+    raise NotYourTurn(f"'{move.name}' is done by {who}, not by {kind.value}", rule)
+
+
+def need_phase(state: WasteState, move: Move, *phases: Phase) -> None:
+    if state.phase not in phases:
+        raise IllegalMove(
+            f"'{move.name}' is not possible now: {waiting_for(state)}", phase_rule(state.phase)
+        )
+
+
+def one_seat(state: WasteState, move: Move, waiting: list[int], rule: Citation) -> int:
+    """The seat a chance observation is for: named, or the only one waiting."""
+    if move.actor.kind is ActorKind.CHANCE and move.seat is None and len(waiting) == 1:
+        return waiting[0]
+    return actor_seat(state, move, chance=True, host=move.name == "draw", rule=rule)

@@ -1,0 +1,343 @@
+"""The experimental simulation variant (003's last pages, rules option
+``variant``): the common waste board, the changed cards, and the named
+options where the text is silent."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.commands import Command
+from companion.errors import InvalidCommand
+from companion.games.base import TABLE_SCREEN, seat_viewer
+from companion.games.muell_money import citations as R
+from companion.games.muell_money.options import OPTIONS
+from companion.games.muell_money.state import Adopted, Phase
+from companion.rules import Explanation
+from tests.muell_money.helpers import Scene
+from tests.muell_money.player import GAME, config
+
+FILLER = ("Order", "Growth", "Innovate")
+SIM = {"variant": "simulation"}
+
+
+def two_seats(ann: tuple[str, str, str], bob: tuple[str, str, str], **options: str) -> Scene:
+    s = Scene(2, {**SIM, **options})
+    s.deal_sets(ann, bob, FILLER)
+    s.do("Ann", "choose", set=1)
+    s.do("Bob", "choose", set=2)
+    return s
+
+
+def test_the_variant_is_off_by_default_and_the_printed_game_keeps_its_own_storages() -> None:
+    assert next(o for o in OPTIONS if o.key == "variant").default == "off"
+    s = Scene(2)
+    assert s.state.options["variant"] == "off"
+    assert GAME.view(s.state, TABLE_SCREEN)["common_waste"] is None
+    assert GAME.public_notes(s.state) == []  # the variant's unverified board is not this table's business
+    with pytest.raises(InvalidCommand, match="'back' belongs to Negotiation"):
+        GAME.parse(s.state, Command(s.actor("Ann"), "play", {"card": "Waste Inspection", "back": True}))
+
+
+def test_the_common_board_depends_on_the_seats_and_says_it_is_unverified() -> None:
+    for seats, top in ((2, 24), (3, 32), (4, 40)):
+        s = Scene(seats, SIM)
+        board = GAME.view(s.state, TABLE_SCREEN)["common_waste"]
+        assert board["level"] == 0 and board["max"] == top and board["verified"] is False
+        notes = GAME.public_notes(s.state)
+        assert "common_waste_board" in notes[0]
+        assert f"the common waste board for {seats} seats (0-{top}" in notes[1] and "unverified" in notes[1]
+
+
+def test_an_edition_file_corrects_the_track() -> None:
+    edition = GAME.default_edition()
+    edition["common_waste_board"] = {
+        "tracks": {"2": {"max": 10, "zones": {"green": [0, 4], "yellow": [5, 7], "red": [8, 10]}}},
+        "start": 0, "source": "a printed copy", "verified": True,
+    }
+    cfg = config(2, SIM).__class__(**{**config(2, SIM).__dict__, "edition": edition})
+    state = GAME.setup(cfg)
+    assert GAME.view(state, TABLE_SCREEN)["common_waste"]["max"] == 10
+    assert GAME.public_notes(state) == []
+    # that edition has no track for 3 seats: the variant cannot be set up there
+    cfg3 = config(3, SIM).__class__(**{**config(3, SIM).__dict__, "edition": edition})
+    with pytest.raises(Exception, match="common waste board for 3 seats"):
+        GAME.setup(cfg3)
+    bad = {**edition, "common_waste_board": {"tracks": {"2": {"max": 10, "zones": {"green": [0, 4], "yellow": [5, 6], "red": [8, 10]}}}}}
+    assert any("must cover 0..10" in p for p in GAME.edition_problems(bad))
+
+
+def test_an_order_advances_the_common_marker() -> None:
+    s = two_seats(("Order", "Growth", "Innovate"), ("Order", "Hire/Fire", "Waste Disposal"))
+    lines = s.do("Ann", "play", card="Order")
+    assert "common waste marker 0 → 5" in lines[0] and "[000, Play Cards — Order; 003, Quelles règles changent" in lines[0]
+    s.do("Bob", "play", card="Order")
+    assert s.state.common_waste == 10
+    assert [seat.waste for seat in s.state.seats] == [0, 0]
+    assert s.state.polluters == [0, 1]
+
+
+def test_an_order_past_the_boards_end_is_refused_or_stops_there() -> None:
+    s = two_seats(("Order", "Growth", "Innovate"), ("Order", "Hire/Fire", "Waste Disposal"))
+    s.state.common_waste = 20
+    refusal = s.refuse("Ann", "play", "no room on the common board", card="Order")
+    assert refusal.rule == R.ORDER_WASTE
+    s = two_seats(("Order", "Growth", "Innovate"), ("Order", "Hire/Fire", "Waste Disposal"), common_room="stop-at-end")
+    s.state.common_waste = 20
+    lines = s.do("Ann", "play", card="Order")
+    assert "common waste marker 20 → 24 (the board's last space)" in lines[0]
+
+
+def test_adviser_no_longer_with_growth_disposal_two_spaces() -> None:
+    s = two_seats(("Growth", "Adviser", "Waste Disposal"), ("Order", "Hire/Fire", "Innovate"))
+    refusal = s.refuse("Ann", "play", "can no longer be played with Growth", card="Growth", adviser=True)
+    assert refusal.rule == R.V_ADVISER
+    s.state.common_waste = 7
+    lines = s.do("Ann", "play", card="Waste Disposal")
+    assert "common waste marker 7 → 5" in lines[0] and "003, Quelles règles changent systématiquement ?" in lines[0]
+
+
+def test_negotiation_replaces_waste_inspection_and_may_move_the_marker_back_for_1_m() -> None:
+    s = two_seats(("Waste Inspection", "Growth", "Innovate"), ("Waste Inspection", "Hire/Fire", "Order"))
+    refusal = s.refuse("Ann", "play", "nothing to move back", card="Negotiation", back=True)
+    assert refusal.rule == R.V_NEGOTIATION_BACK
+    s.state.common_waste = 6
+    lines = s.do("Ann", "play", card="Negotiation", back=True)
+    assert "Ann plays Negotiation (the Waste Inspection card): pays 1 M, common waste marker 6 → 5" in lines[0]
+    assert s.state.seats[0].cash == 14 and [x.waste for x in s.state.seats] == [0, 0]
+    lines = s.do("Bob", "play", card="Waste Inspection")
+    assert "the common waste marker stays on 5" in lines[0] and s.state.seats[1].cash == 15
+
+
+def test_a_pollution_check_reads_the_common_marker_for_every_seat() -> None:
+    s = Scene(2, SIM)
+    s.state.common_waste = 14  # yellow on the 2-seat placeholder track
+    s.state.polluters = [0]
+    lines = s.deal("Pollution Check")
+    fined = [line for line in lines if "pays 5 M" in line]
+    assert len(fined) == 2 and "the common waste marker is on 14 (yellow, 13-18) for Ann" in fined[0]
+    assert s.state.polluters == [] and s.state.phase is Phase.DEAL
+
+
+def test_polluters_and_split_fine_readings() -> None:
+    s = Scene(3, {**SIM, "common_check": "polluters", "common_fine": "split"})
+    s.state.common_waste = 26  # red on the 3-seat placeholder track
+    s.state.polluters = [0, 2]
+    lines = s.deal("Pollution Check")
+    assert any("Bob filled no Order since the last check and is not checked" in line for line in lines)
+    paid = [line for line in lines if "pays 5 M" in line]  # 10 M shared by two seats
+    assert len(paid) == 2 and [x.cash for x in s.state.seats] == [10, 15, 10]
+
+
+def test_bribery_still_protects_on_the_common_board() -> None:
+    s = Scene(2, SIM)
+    s.state.common_waste = 20
+    s.state.seats[0].retained = "Bribery"
+    s.state.deck["Bribery"] -= 1
+    s.deal("Pollution Check")
+    assert s.state.phase is Phase.CHECK and s.state.check is not None and s.state.check.pending == [0]
+    lines = s.do("Ann", "bribery", use=True)
+    assert "uses Bribery (discarded), pays 1 M bribe, factory stays at 14" in lines[0]
+
+
+def test_the_host_corrects_the_common_marker_not_a_seats_storage() -> None:
+    s = Scene(2, SIM)
+    s.refuse("host", "correct", "correct the common waste marker", value="waste", seat=0, to=3, reason="r")
+    s.refuse("host", "correct", "runs from 0 to 24", value="common_waste", to=25, reason="r")
+    lines = s.do("host", "correct", value="common_waste", to=12, reason="miscounted")
+    assert s.state.common_waste == 12 and "common waste marker from 0 to 12" in lines[0]
+    plain = Scene(2)
+    plain.refuse("host", "correct", "does not play the simulation variant", value="common_waste", to=3, reason="r")
+
+
+def test_the_position_block_carries_the_common_marker() -> None:
+    s = Scene(2, SIM)
+    s.state.common_waste = 9
+    block = GAME.describe_position(s.state)
+    assert block["common_waste"] == 9
+    placed = GAME.place_position(Scene(2, SIM).state, block)
+    assert placed.common_waste == 9
+    assert "common_waste" not in GAME.describe_position(Scene(2).state)
+
+
+def test_every_variant_citation_opens_its_passage_in_003() -> None:
+    from tests.web.conftest import SEEDS
+    from web.seeds import passage
+
+    if not SEEDS.is_dir():
+        pytest.skip("the rule texts are not on this machine")
+    variant = [c for k, c in vars(R).items() if k.startswith("V_")]
+    assert len(variant) > 15
+    for c in variant:
+        found = passage(SEEDS, c.seed, c.section, c.quote)
+        assert found.found and found.quoted, c
+
+
+# negotiation and the weighted secret vote ------------------------------------------------
+
+def negotiating(ann_cash: int = 15, bob_cash: int = 15, **options: str) -> Scene:
+    s = two_seats(("Waste Inspection", "Bribery", "Innovate"), ("Waste Inspection", "Hire/Fire", "Order"), **options)
+    for seat, cash in ((0, ann_cash), (1, bob_cash)):
+        s.state.bank_out += cash - s.state.seats[seat].cash
+        s.state.seats[seat].cash = cash
+    return s
+
+
+def test_a_proposal_goes_to_a_secret_weighted_vote_and_only_the_totals_are_announced() -> None:
+    s = negotiating(ann_cash=25, bob_cash=5)
+    lines = s.do("Ann", "play", card="Negotiation", propose=1)
+    assert "Ann proposes: 1) A Negotiation always moves" in lines[-1] and "Vote 1" in lines[-1]
+    assert s.state.phase is Phase.VOTE
+    table = GAME.view(s.state, TABLE_SCREEN)
+    assert table["vote"]["to_vote"] == [0, 1] and table["vote"]["voted"] == []
+    assert GAME.view(s.state, seat_viewer(0))["you"]["votes"] == 3
+    s.refuse("Bob", "play", "", card="Order")  # play waits for the vote
+    public = s.do("Ann", "vote", choice="for")
+    assert public == ["Ann has voted (1 of 2) [003, Comment négocier ?]"]
+    assert any(e.text == "Ann, you vote for with 3 votes" and e.audience == frozenset({0}) for e in s.lines)
+    s.refuse("Ann", "vote", "already voted", choice="against")
+    public = s.do("Bob", "vote", choice="against")
+    assert "Vote 1 on '1) A Negotiation always moves the common waste marker back one space and costs 1 M': " \
+           "3 votes for, 1 vote against: adopted" in " ".join(public)
+    assert not any("25" in line or " 5 M" in line for line in public)
+    assert [a.proposal for a in s.state.adopted] == ["negotiation-cost"]
+    assert s.state.phase is Phase.PLAY and s.state.turn == 1
+    refusal = s.refuse("Bob", "play", "adopted by the table's vote 1 in round 1", card="Negotiation")
+    assert refusal.rule == R.V_RULE_1
+    lines = s.do("Bob", "play", card="Negotiation", back=True)
+    assert "pays 1 M, common waste marker 0 → 0 (rule adopted by the table's vote 1 in round 1)" in lines[0]
+    in_force = GAME.view(s.state, TABLE_SCREEN)["rules_in_force"]
+    assert in_force[-1]["source"] == "adopted by the table's vote 1 in round 1"
+    assert in_force[0]["source"] == "the variant's text" and len(in_force) == 6
+
+
+def test_weights_follow_the_cash_brackets_and_bribery_adds_one_for_1_m() -> None:
+    from companion.games.muell_money.votes import weight
+
+    state = Scene(2, SIM).state
+    assert [weight(state, c) for c in (0, 9, 10, 20, 21)] == [1, 1, 2, 2, 3]
+    s = negotiating(ann_cash=9, bob_cash=20)
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    s.do("Ann", "vote", choice="for", bribery=True)
+    assert s.state.seats[0].cash == 8 and "Bribery" in s.state.seats[0].hand  # discarded after the vote
+    public = s.do("Bob", "vote", choice="against")
+    assert "2 votes for, 2 votes against: a tie is not a majority: rejected" in " ".join(public)
+    assert "Bribery used in the vote is discarded: Ann" in " ".join(public)
+    assert "Bribery" not in s.state.seats[0].hand and s.state.adopted == []
+
+
+def test_vote_options_tie_abstain_and_voters() -> None:
+    s = negotiating(ann_cash=15, bob_cash=15, vote_tie="proposer-decides", vote_abstain="everyone-votes")
+    s.do("Ann", "play", card="Negotiation", propose=3)
+    s.refuse("Ann", "vote", "every seat votes for or against", choice="abstain")
+    s.do("Ann", "vote", choice="for")
+    public = s.do("Bob", "vote", choice="against")
+    assert "a tie, and the proposer Ann voted for: adopted" in " ".join(public)
+    s = negotiating(ann_cash=25, bob_cash=5, vote_count="voters")
+    s.do("Ann", "play", card="Negotiation", propose=3)
+    s.refuse("Ann", "vote", "counts voters, not votes", choice="for", bribery=True)
+    s.do("Ann", "vote", choice="for")
+    public = s.do("Bob", "vote", choice="abstain")
+    assert "1 voter for, 0 voters against, 1 abstaining: adopted" in " ".join(public)
+
+
+def test_only_the_agreed_proposals_may_be_made_and_a_repeal_names_an_adopted_rule() -> None:
+    s = negotiating(proposal_set_auction="not-offered")
+    refusal = s.refuse("Ann", "play", "did not agree at setup", card="Negotiation", propose=3)
+    assert refusal.rule == R.V_AGREE
+    s.refuse("Ann", "play", "nothing to repeal", card="Negotiation", propose=4, repeal=1)
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    s.do("Ann", "vote", choice="for")
+    s.do("Bob", "vote", choice="for")
+    s.refuse("Bob", "play", "already in force", card="Negotiation", propose=2)
+    s.do("Bob", "play", card="Negotiation", propose=4, repeal=2)
+    s.do("Ann", "vote", choice="for")
+    s.do("Bob", "vote", choice="for")
+    assert s.state.adopted == []
+    assert "is repealed" in s.lines[-3].text or any("is repealed" in e.text for e in s.lines)
+
+
+def test_adopted_rule_2_stops_orders_in_the_red_zone_for_a_service_still_far_left() -> None:
+    s = negotiating()
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    s.do("Ann", "vote", choice="for")
+    s.do("Bob", "vote", choice="for")
+    s.state.common_waste = 20  # red on the 2-seat placeholder track
+    refusal = s.refuse("Bob", "play", "waste service is still far left", card="Order")
+    assert refusal.rule == R.V_RULE_2 and "adopted by the table's vote 1" in refusal.message
+    s.state.seats[1].mat[2] = 2  # improved twice: no longer "far left" at the default reading
+    s.do("Bob", "play", card="Order")
+
+
+def test_adopted_rule_3_auctions_the_sets() -> None:
+    s = Scene(3, SIM)
+    s.state.adopted = [Adopted("set-auction", 1, 1)]
+    s.state.votes_held = 1
+    lines = s.deal_sets(("Order", "Growth", "Innovate"), ("Raw Materials", "Hire/Fire", "Adviser"),
+                        ("Waste Disposal", "Growth", "Order"), ("Innovate", "Order", "Growth"))
+    assert "they are auctioned" in " ".join(lines)
+    assert s.state.phase is Phase.SET_AUCTION and s.state.turn == 0
+    s.refuse("Bob", "choose", "Ann's turn to name a set", set=1)
+    s.do("Ann", "choose", set=2)
+    s.refuse("Ann", "bid", "Bob's turn to bid", amount=3)
+    s.do("Bob", "bid", amount=4)
+    s.do("Cy", "no-bid")
+    lines = s.do("Ann", "no-bid")
+    assert "Bob takes set 2 for 4 M, paid to the bank" in " ".join(lines)
+    assert s.state.seats[1].cash == 11 and s.state.seats[1].hand == ["Raw Materials", "Hire/Fire", "Adviser"]
+    # the next set is named by the first seat without cards from Ann on: Ann again
+    assert s.state.set_sale is not None and s.state.set_sale.nominator == 0
+    s.do("Ann", "choose", set=1)
+    assert s.state.set_sale.bidders == [2, 0]  # Bob, served, may no longer bid
+    s.do("Cy", "no-bid")
+    lines = s.do("Ann", "no-bid")
+    assert "Ann takes set 1, free: nobody bid for the set it named" in " ".join(lines)
+    assert "Cy, the last seat without cards, takes one of the two remaining sets free" in " ".join(lines)
+    lines = s.do("Cy", "choose", set=4)
+    assert s.state.phase is Phase.PLAY and s.state.seats[2].cash == 15
+    assert s.state.bank_out == s.state.bank_in + sum(x.cash for x in s.state.seats)
+
+
+# the 'désastre' ----------------------------------------------------------------------------
+
+def test_a_game_that_stalls_is_called_a_desastre_and_the_host_is_offered_the_end() -> None:
+    from companion.commands import HOST
+    from companion.games.muell_money.disaster import STALLED_ROUNDS, watch
+
+    s = Scene(2, SIM)
+    s.state.common_waste = 20
+    lines: list[Explanation] = []
+    for _ in range(STALLED_ROUNDS):  # rounds end with no factory further right than column 14
+        s.state.round += 1
+        watch(s.state, lines)
+    assert len(lines) == 1 and "désastre" in lines[0].text
+    assert "no factory has got further right than column 14 for 4 rounds" in lines[0].text
+    assert lines[0].citations[0] == R.V_DISASTER
+    assert GAME.view(s.state, TABLE_SCREEN)["disaster"].startswith("no factory")
+    end = next(h for h in GAME.actions(s.state, HOST) if h.command == "end")
+    assert "may not end ('désastre'" in end.label
+    s.state.round += 1
+    watch(s.state, lines)
+    assert len(lines) == 1  # said once
+    s.state.seats[1].column = 15  # a factory moves on: the warning is lifted
+    watch(s.state, lines)
+    assert s.state.disaster == "" and "can move towards its end again" in lines[-1].text
+    s.state.round += STALLED_ROUNDS
+    watch(s.state, lines)
+    s.do("host", "end", reason="a désastre")
+    assert GAME.is_over(s.state) and GAME.score(s.state).final
+
+
+def test_random_variant_games_meet_the_desastre_watch() -> None:
+    """The watch runs at every round's end of real (random) games: where it
+    speaks, the host's end is offered with the reason."""
+    from companion.commands import HOST
+    from tests.muell_money.player import random_game
+
+    seen = 0
+    for seed in range(40, 52):
+        for _before, _command, after, lines in random_game(seed, 2 + seed % 3, options=SIM):
+            if any("désastre" in e.text for e in lines):
+                seen += 1
+                assert after.disaster
+                assert any("désastre" in h.label for h in GAME.actions(after, HOST) if h.command == "end")
+    assert seen > 0
