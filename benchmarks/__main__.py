@@ -13,6 +13,10 @@ BENCHMARKS: dict[str, str] = {
     "uploads": "benchmarks.uploads",
     "dispute": "benchmarks.dispute",
     "lookback": "benchmarks.lookback",
+    "start": "benchmarks.start",
+    "live": "benchmarks.live",
+    "soak": "benchmarks.soak",
+    "checking": "benchmarks.checking",
     "months": "benchmarks.months",
 }
 

@@ -137,11 +137,13 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def run(seconds: float, rate: float, clients: int) -> dict[str, Any]:
+def run(seconds: float, rate: float, clients: int, repo: Path = REPO) -> dict[str, Any]:
+    """One run against ``companion serve`` from the checkout ``repo`` (this
+    one by default; ``benchmarks/live.py`` also runs main's, for its "before")."""
     port = free_port()
     tmp = tempfile.TemporaryDirectory(prefix="companion-load-")
     env = {**os.environ, "COMPANION_DB": str(Path(tmp.name) / "load.sqlite3"),
-           "COMPANION_EDITIONS": str(Path(tmp.name) / "editions"), "PYTHONPATH": str(REPO)}
+           "COMPANION_EDITIONS": str(Path(tmp.name) / "editions"), "PYTHONPATH": str(repo)}
     # the server's output (its access log: a line per request) goes to a file:
     # a pipe nobody reads would fill up and stall the server mid-run
     log_path = Path(tmp.name) / "serve.log"
@@ -149,7 +151,7 @@ def run(seconds: float, rate: float, clients: int) -> dict[str, Any]:
     server = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--no-hardware", "--pin", PIN, "--join-code", JOIN],
-        stdout=log_file, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO)
+        stdout=log_file, stderr=subprocess.STDOUT, text=True, env=env, cwd=repo)
     base = f"http://127.0.0.1:{port}"
     streams: list[StreamClient] = []
     threads: list[threading.Thread] = []
@@ -297,7 +299,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rate", type=float, default=10.0)
-    parser.add_argument("--clients", type=int, default=12)
+    parser.add_argument("--clients", type=int, default=60)
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
     result = run(args.seconds, args.rate, args.clients)

@@ -30,6 +30,9 @@ from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
 EXTENSIONS = ("hardware.cli", "web.cli", "companion.appliance")
+#: the subcommands defined here: running one imports no extension (``web.cli``
+#: would bring Flask and Werkzeug, about 0.1 s, for a command that needs neither)
+CORE_COMMANDS = frozenset({"play", "games", "rules", "edition", "replay", "backup", "restore"})
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -46,8 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for warning in warnings:
         print(f"companion: {warning}", file=sys.stderr)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(extensions=_command_of(arguments) not in CORE_COMMANDS)
+    args = parser.parse_args(arguments)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
@@ -58,7 +62,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(arguments: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an
+    option: ``companion`` itself takes only ``--help`` and ``--version``)."""
+    return next((a for a in arguments if not a.startswith("-")), None)
+
+
+def build_parser(extensions: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; ``extensions=False`` leaves out the
+    subcommands other packages add (a core subcommand is being run)."""
     parser = argparse.ArgumentParser(
         prog="companion", description="Table Companion: bank, bookkeeper and referee for board games."
     )
@@ -107,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("--db", type=Path, help="the store (default $COMPANION_DB or the data dir)")
     restore.set_defaults(handler=cmd_restore)
 
-    for name in EXTENSIONS:
+    for name in EXTENSIONS if extensions else ():
         importlib.import_module(name).register(sub)
     return parser
 

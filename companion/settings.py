@@ -34,6 +34,7 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("HOST", "0.0.0.0", "address to listen on (0.0.0.0: the whole LAN)"),
     Setting("PORT", "8000", "TCP port of the dashboard (1-65535)"),
+    Setting("MAX_CONNECTIONS", "100", "open connections at most (each live page holds one); past it a 503"),
     Setting("PUBLIC_URL", "", "fixed address for the join QR and printed links (default: from each request)"),
     Setting("PIN", "", "the host PIN (default: a random one at each start, printed)"),
     Setting("JOIN_CODE", "", "the code phones join with (default: random at each start, printed)"),

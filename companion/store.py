@@ -501,7 +501,8 @@ class Store:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO tables (id, game, config, created_at) VALUES (?, ?, ?, ?)",
-                (table_id, game, json.dumps(config, sort_keys=True), time.time()),
+                # in the order given: a game's data file keeps its order through a restart
+                (table_id, game, json.dumps(config), time.time()),
             )
 
     def tables(self, *, unfinished_only: bool = False) -> list[StoredTable]:
@@ -548,7 +549,7 @@ class Store:
         with self._transaction() as db:
             db.execute(
                 "INSERT INTO tables (id, game, config, created_at, finished_at) VALUES (?, ?, ?, ?, ?)",
-                (stored.id, stored.game, json.dumps(stored.config, sort_keys=True), stored.created_at,
+                (stored.id, stored.game, json.dumps(stored.config), stored.created_at,
                  stored.finished_at),
             )
             for entry in entries:

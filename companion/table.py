@@ -359,8 +359,7 @@ class Table:
             self._refuse_if_stale(command.state_no)
             state = self._state
             move = self.game.parse(state, command)
-            self.game.check(state, move)
-            outcome = self.game.apply(copy.deepcopy(state), move)
+            outcome = self.game.check_and_apply(state, move)  # one copy of the state, checked and applied
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="move",
@@ -651,7 +650,7 @@ class Room:
             if tid in self._alive or self.store.table(tid) is not None:
                 raise SetupError(f"a table called {tid!r} exists already")
             self.store.create_table(tid, game_key, config.to_json())
-            # the configuration as the store keeps it (its JSON, keys sorted): the
+            # the configuration as the store keeps it (read back from its JSON): the
             # table in play is then exactly the table a restart (or a snapshot) gives
             stored = self.store.table(tid)
             assert stored is not None

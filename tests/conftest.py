@@ -11,7 +11,7 @@ from companion.games import GAMES
 from companion.store import Store
 from companion.table import Room
 
-GAMES.setdefault("tally", "tests.core.tally:Tally")
+GAMES.setdefault("tally", "tests.tally:Tally")
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,7 @@ from companion.store import Store, default_db_path
 from companion.table import Room
 from web.addresses import Addresses
 from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
+from web.live import LiveState, Wakers
 
 #: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
 DEFAULT_SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
@@ -116,6 +117,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     )
     app.extensions["companion"] = dashboard
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
+    app.extensions["companion.live"] = LiveState(wakers=Wakers(cfg.poll))
 
     from web import common, host, sandbox, screen, seat, station
 

@@ -1,10 +1,11 @@
 """``companion serve``: the dashboard on the LAN, with the hardware inputs.
 
 The server is Werkzeug's threaded WSGI server (what Flask's ``app.run``
-uses), started with ``threaded=True``: one thread per connection, so a dozen
-live Server-Sent Events streams never starve ordinary requests (waitress's
-fixed pool of 4 threads hung at 4 streams, see docs/dashboard.md).  One
-process: every table's state lives in it.
+uses): one thread per connection, so live Server-Sent Events streams never
+starve ordinary requests, with a cap on open connections past which a
+clear 503 is answered (``web/server.py``).  Chosen by measurement against
+waitress and gunicorn's gthread worker: docs/dashboard.md.  One process:
+every table's state lives in it.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import WSGIRequestHandler
 
 from companion.settings import help_table, port_from
 from web import addresses
+from web.server import DEFAULT_MAX_CONNECTIONS, CappedServer
 
 log = logging.getLogger("companion.serve")
 
@@ -52,12 +54,25 @@ def register(sub: Any) -> None:
     serve.add_argument("--public-url", default=os.environ.get("COMPANION_PUBLIC_URL"),
                        help="a fixed address for the join QR (default $COMPANION_PUBLIC_URL, else worked out "
                        "per request from the address each client used)")
+    serve.add_argument("--max-connections", default=None,
+                       help="open connections at most, each live page holds one; past it a 503 "
+                       f"(default $COMPANION_MAX_CONNECTIONS or {DEFAULT_MAX_CONNECTIONS})")
     serve.add_argument("--no-hardware", action="store_true", help="do not start the camera and dice inputs")
     serve.add_argument("--backup-to", type=Path, default=None,
                        help="a second backup folder, e.g. on a USB stick (default $COMPANION_BACKUP_MIRROR)")
     serve.add_argument("--no-backups", action="store_true",
                        help="make no backups (by default: after each finished game and once a day)")
     serve.set_defaults(handler=cmd_serve)
+
+
+def max_connections_from(raw: str | None) -> int:
+    """The connection cap from ``--max-connections`` or the environment."""
+    if raw is None or not str(raw).strip():
+        return DEFAULT_MAX_CONNECTIONS
+    text = str(raw).strip()
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text[:6]) <= 100_000 or len(text) > 6:
+        raise ValueError(f"{text[:20]!r} is not a number of connections from 1 to 100000")
+    return int(text)
 
 
 def lan_address() -> str:
@@ -105,6 +120,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         where = "--port" if args.port is not None else "COMPANION_PORT"
         print(f"companion serve: {where}: {err}", file=sys.stderr)
         return 2
+    raw_cap = args.max_connections if args.max_connections is not None else os.environ.get("COMPANION_MAX_CONNECTIONS")
+    try:
+        args.max_connections = max_connections_from(raw_cap)
+    except ValueError as err:
+        where = "--max-connections" if args.max_connections is not None else "COMPANION_MAX_CONNECTIONS"
+        print(f"companion serve: {where}: {err}", file=sys.stderr)
+        return 2
     db_path = args.db or default_db_path()
     try:
         with store_lock(db_path):
@@ -140,7 +162,7 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
         backups.start()
     hardware = None if args.no_hardware else start_hardware(room)
     try:
-        server = make_server(host, port, _placeholder, threaded=True, request_handler=_Handler)
+        server = CappedServer(host, port, _placeholder, max_connections=args.max_connections, handler=_Handler)
     except OSError as err:
         print(f"companion serve: cannot listen on {host}:{port}: {err}", file=sys.stderr)
         if hardware is not None:
@@ -165,6 +187,7 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
     print(f"  rule texts:    {dash.seeds_dir or 'not found (citations show no text)'}", flush=True)
     print(f"  hardware:      {'running' if hardware is not None else 'off (manual chance entry)'}", flush=True)
     print(f"  store:         {db_path}", flush=True)
+    print(f"  connections:   at most {server.max_connections} open (then a 503)", flush=True)
     if backups is None:
         print("  backups:       off", flush=True)
     else:

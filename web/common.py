@@ -10,7 +10,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from flask import (
     stream_with_context,
     url_for,
 )
-from jinja2 import ChainableUndefined
+from jinja2 import ChainableUndefined, StrictUndefined
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -41,6 +41,8 @@ from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
+from web.live import SHARED_CSRF, Gzip, LiveState, ViewKey, accepts_gzip, with_csrf
+from web.memo import MemoExtension, board_key, memo_url_for
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 
@@ -60,6 +62,8 @@ def dash() -> Dashboard:
 
 # CSRF ------------------------------------------------------------------------------
 def csrf_token() -> str:
+    if g.get("shared_render"):  # a live view every viewer shares: each stream puts its own in
+        return SHARED_CSRF
     token = session.get("csrf")
     if not isinstance(token, str):
         token = secrets.token_urlsafe(24)
@@ -187,10 +191,15 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         store_banner=store_banner,
         dom_id=dom_id,
     )
+    # a board is drawn once per distinct view, an address built once (web/memo.py)
+    app.jinja_env.add_extension(MemoExtension)
+    app.jinja_env.globals["board_key"] = board_key
+    app.jinja_env.globals["url_for"] = memo_url_for(app.url_for)
     app.jinja_env.filters["clock"] = clock
     # a game that drops or renames a view key must not break its page: a
-    # missing key (also a key of a missing key) draws as nothing
-    app.jinja_env.undefined = ChainableUndefined
+    # missing key (also a key of a missing key) draws as nothing.  Under test
+    # (TESTING) a missing key fails loudly instead, so a typo cannot hide
+    app.jinja_env.undefined = StrictUndefined if app.testing else ChainableUndefined
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -409,11 +418,31 @@ def sse_event(name: str, data: str, event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def live_state() -> LiveState:
+    found: Any = current_app.extensions["companion.live"]
+    assert isinstance(found, LiveState)
+    return found
+
+
+def shared_render(render: Callable[[], str]) -> str:
+    """``render()`` as a render every viewer of the view may share: the CSRF
+    token is the placeholder each stream replaces with its own
+    (:func:`web.live.with_csrf`), and the page's element ids start afresh."""
+    before = g.get("shared_render", False), g.get("dom_ids", 0)
+    g.shared_render, g.dom_ids = True, 0
+    try:
+        return render()
+    finally:
+        g.shared_render, g.dom_ids = before
+
+
 def stream(
     table: Table,
     render: Callable[[], str],
     *,
     seen: int | None,
+    kind: str,
+    viewer: Hashable,
     fingerprint: Callable[[], Any] | None = None,
     goto: Callable[[], str | None] | None = None,
 ) -> Response:
@@ -421,39 +450,76 @@ def stream(
     whenever the table (or ``fingerprint``) changes, a keep-alive comment
     every ``keepalive`` seconds, ``goto`` when the page should move.
 
+    The fragment is rendered once per distinct view and mark for every
+    stream that shows it (:class:`web.live.LiveRenders`): ``kind`` and
+    ``viewer`` name the view (a seat's viewer carries its token's digest, so
+    nothing is ever shared across seats or claims); the CSRF token is put in
+    per stream.  The stream is gzip-compressed when the client accepts it.
+
     ``goto`` is asked first on every turn of the loop, before anything is
     rendered: a seat's stream asks whether its phone still holds the seat,
     so a seat the host freed (or gave to another phone) gets no more views
-    and its stream ends at once (:meth:`Table.nudge` wakes it)."""
+    and its stream ends at once (:meth:`Table.nudge` wakes it, through
+    :class:`web.live.Wakers`).  A client that goes away ends its stream at
+    once too (:class:`web.live.Disconnects` wakes it alone), not at the next
+    keep-alive."""
     keepalive = float(current_app.config["COMPANION_KEEPALIVE"])
     poll = float(current_app.config["COMPANION_POLL"])
+    live = live_state()
+    environ = request.environ
+    token = csrf_token()  # now, so a new token still reaches the session cookie
+    gzip = Gzip() if accepts_gzip(environ) else None
 
     def mark() -> Any:
         return (table.state_no, fingerprint() if fingerprint else None)
 
-    def events() -> Iterator[str]:
-        yield "retry: 2000\n\n"
-        last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
-        last_sent = time.monotonic()
-        while True:
-            if goto is not None:
-                target = goto()
-                if target:
-                    yield sse_event("goto", target)
-                    return
-            now_mark = mark()
-            if now_mark != last:
-                last = now_mark
-                yield sse_event("view", render(), table.state_no)
-                last_sent = time.monotonic()
-            table.wait_for_change(last[0], timeout=poll)
-            if time.monotonic() - last_sent >= keepalive:
-                yield ": keep-alive\n\n"
-                last_sent = time.monotonic()
+    def key() -> ViewKey:
+        addrs = addresses()
+        return ViewKey(kind, table.id, viewer, (addrs.join_base(environ), addrs.typed_base(environ)))
+
+    def view_event() -> str:
+        state_no = table.state_no  # before: the fragment is of this state or a newer one
+        return sse_event("view", shared_render(render), state_no)
+
+    def out(text: str) -> bytes:
+        return gzip.chunk(text) if gzip is not None else text.encode("utf-8")
+
+    def events() -> Iterator[bytes]:
+        wake = live.wakers.join(table)
+        watch = live.disconnects.watch(environ, wake.set)
+        try:
+            yield out("retry: 2000\n\n")
+            last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
+            last_sent = time.monotonic()
+            while not watch.gone:
+                wake.clear()  # before looking: a change from now on wakes the wait below
+                if goto is not None:
+                    target = goto()
+                    if target:
+                        yield out(sse_event("goto", target))
+                        if gzip is not None:
+                            yield gzip.end()
+                        return
+                now_mark = mark()
+                if now_mark != last:
+                    last = now_mark
+                    yield out(with_csrf(live.renders.get(key(), mark, view_event), token))
+                    last_sent = time.monotonic()
+                if table.state_no == last[0]:
+                    wake.wait(timeout=poll)
+                if time.monotonic() - last_sent >= keepalive and not watch.gone:
+                    yield out(": keep-alive\n\n")
+                    last_sent = time.monotonic()
+        finally:
+            live.disconnects.unwatch(watch)
+            live.wakers.leave(table, wake)
 
     resp = Response(stream_with_context(events()), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
+    if gzip is not None:
+        resp.headers["Content-Encoding"] = "gzip"
+        resp.headers["Vary"] = "Accept-Encoding"
     return resp
 
 

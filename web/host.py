@@ -337,7 +337,7 @@ def table_stream(table_id: str) -> Response:
         return None if d.host_logins.valid(login) else to_login
 
     return stream(table, lambda: render_template("host_live.html", **host_context(table)),
-                  seen=request.args.get("seen", type=int),
+                  seen=request.args.get("seen", type=int), kind="host", viewer="host",
                   fingerprint=lambda: (d.version, _hardware_mark(), store_mark()), goto=goto)
 
 

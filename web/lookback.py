@@ -40,8 +40,10 @@ def render_look(table: Table, step: int, viewer: Viewer, *, endpoint: str, value
         "next": url_for(endpoint, step=step + 1, **args) if step < look.last else None,
         "live": live,
     }
+    # only the host's page has the table-screen controls and the viewer switch
+    host_only: dict[str, Any] = {"tv_form": None, "tv_shown": None, "viewers": None}
     return render_template("lookback.html", table=table, look=look, nav=nav, who=who,
-                           sides=sides(table, look, viewer), **extra)
+                           sides=sides(table, look, viewer), **{**host_only, **extra})
 
 
 def tv_look(table: Table) -> dict[str, Any] | None:

@@ -239,4 +239,5 @@ def screen_stream(sandbox_id: str) -> Response:
         return None
 
     return stream(box.table, lambda: render_template("sandbox_screen_live.html", **screen_context(box)),
-                  seen=request.args.get("seen", type=int), fingerprint=lambda: d.version, goto=goto)
+                  seen=request.args.get("seen", type=int), kind="sandbox-screen", viewer="screen",
+                  fingerprint=lambda: (d.version, box.version), goto=goto)

@@ -174,6 +174,7 @@ def table_stream(table_id: str) -> Response:
         return None
 
     return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
+                  kind="screen", viewer="screen",
                   fingerprint=lambda: (d.version, store_mark(), join_url(""), tuple(device_notes(table))),
                   goto=goto)
 

@@ -5,6 +5,8 @@ cookie on another device."""
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -86,7 +88,7 @@ def join_code_right(code: str) -> bool:
 def join_code(code: str) -> BaseResponse:
     d = dash()
     if not join_code_right(code):
-        return Response(render_template("join.html", bad_code=True), status=403)
+        return Response(render_template("join.html", bad_code=True, freed=False), status=403)
     wanted = request.args.get("t")
     tables = [t for t in d.tables() if not d.finished(t)]
     if wanted:
@@ -205,9 +207,12 @@ def seat_stream(table_id: str, seat: int) -> Response:
         """A freed or re-claimed seat: no more views, the phone goes to join."""
         return None if d.seat_token_ok(table, seat, token) else gone
 
+    # the view is this seat's as held with this token: never shared with
+    # another seat, nor with whoever holds the seat after a free or re-claim
+    viewer = ("seat", seat, hashlib.sha256(token.encode("utf-8")).hexdigest())
     return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
-                  seen=request.args.get("seen", type=int), fingerprint=lambda: (d.version, store_mark()),
-                  goto=goto)
+                  seen=request.args.get("seen", type=int), kind="seat", viewer=viewer,
+                  fingerprint=lambda: (d.version, store_mark()), goto=goto)
 
 
 @bp.get("/s/<table_id>/<int:seat>/step/<int:step>")

@@ -273,6 +273,7 @@ def score_preview(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str,
         return {"error": str(err)}
     mine = sheet.seats[seat]
     return {
+        "error": None,
         "total": mine.total,
         "lines": [{"label": ln.label, "points": ln.points, "detail": ln.detail} for ln in mine.lines],
         "tiebreak": mine.tiebreak,

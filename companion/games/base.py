@@ -14,11 +14,17 @@ roll) is drawn *before* the command is submitted and travels inside the
 command's arguments, where the log keeps it.
 
 ``apply`` receives a private copy of the state: it may mutate it and must
-return it (or a new one) inside an :class:`Outcome`.
+return it (or a new one) inside an :class:`Outcome`.  The table asks for both
+in one go, :meth:`Game.check_and_apply`, which copies the state once for a
+legal move; a game whose check is a dry run of the move overrides it to run
+the move once.  A state that is costly to ``copy.deepcopy`` gives itself a
+``__deepcopy__`` that shares what never changes (the components) and copies
+the rest.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 import inspect
 from abc import ABC, abstractmethod
@@ -379,6 +385,20 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def apply(self, state: S, move: M) -> Outcome[S]:
         """Perform a checked move on a private copy of the state."""
+
+    def check_and_apply(self, state: S, move: M, *, in_place: bool = False) -> Outcome[S]:
+        """``check`` and ``apply`` in one go: the refusal the check gives, or
+        the outcome of the move.  ``state`` is left as it was: the move is
+        made on a copy of it (this default checks first, then copies once).
+
+        With ``in_place`` the move is made on ``state`` itself, which the
+        caller gives up (a replay that stops at a refusal): after a refusal
+        it may be partly changed and must be dropped.
+
+        A game whose ``check`` makes the move on a copy to see whether it is
+        refused overrides this to make it once, on the copy it returns."""
+        self.check(state, move)
+        return self.apply(state if in_place else copy.deepcopy(state), move)
 
     @abstractmethod
     def view(self, state: S, viewer: Viewer) -> dict[str, Any]:

@@ -36,7 +36,7 @@ CHILD = textwrap.dedent(
     sys.path.insert(0, {root!r})
     from pathlib import Path
     from companion.games import GAMES
-    GAMES["tally"] = "tests.core.tally:Tally"
+    GAMES["tally"] = "tests.tally:Tally"
     from companion.backup import make_backup, rotate
     from companion.commands import Actor, Command
     from companion.store import Store
@@ -84,10 +84,12 @@ class PlugResult:
 def prepare(db: Path, pairs: int = 3000) -> None:
     """A store of a few MB: one game whose log holds ``pairs`` moves each
     taken back by an undo (the log is long, the state stays at the start)."""
+    from companion.games import get_game
     from companion.games.base import Seat, TableConfig
     from companion.store import LogEntry, StoredTable
 
-    config = TableConfig("tally", (Seat("Ann", "red"), Seat("Bob", "blue")), {"goal": "50"}, 0, {})
+    config = TableConfig("tally", (Seat("Ann", "red"), Seat("Bob", "blue")), {"goal": "50"}, 0,
+                         get_game("tally").default_edition())
     entries: list[LogEntry] = []
     said = ({"text": "Ann adds 1 to the tally, and says so at some length. " * 8},)
     for i in range(pairs):
@@ -183,7 +185,7 @@ def main(argv: list[str]) -> int:
 
     from companion.games import GAMES
 
-    GAMES.setdefault("tally", "tests.core.tally:Tally")
+    GAMES.setdefault("tally", "tests.tally:Tally")
     pulls = int(argv[0]) if argv else 50
     with tempfile.TemporaryDirectory(prefix="companion-plug-") as tmp:
         started = time.perf_counter()

@@ -34,8 +34,8 @@ def test_play_prints_views_scores_and_log(tmp_path: Path, capsys: pytest.Capture
     assert out["seats"]["Ann"]["game_view"]["purse"] == 2
     assert out["seats"]["Bob"]["game_view"]["purse"] == 3
     assert out["scores"]["ranking"] == ["Bob", "Ann"]
-    assert out["log"][0] == "seat 0 adds 2 [tally, Turns]"
-    assert "purse 2 [tally, Turns]" not in out["log"]  # the public log has no private lines
+    assert out["log"][0] == "seat 0 adds 2 [core, Tally: a turn]"
+    assert "purse 2 [core, Tally: a turn]" not in out["log"]  # the public log has no private lines
 
 
 def test_an_expected_rejection_is_reported_and_the_run_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,7 +57,7 @@ def test_an_unexpected_rejection_stops_with_status_2(tmp_path: Path, capsys: pyt
     ]))
     assert main(["play", str(path)]) == 2
     captured = capsys.readouterr()
-    assert "command 1 refused: it is not your turn [tally, Turns]" in captured.err
+    assert "command 1 refused: it is not your turn [core, Tally: a turn]" in captured.err
     assert json.loads(captured.out)["stopped"]["index"] == 1
 
 

@@ -23,7 +23,7 @@ CHILD = textwrap.dedent(
     import sys
     sys.path.insert(0, {root!r})
     from companion.games import GAMES
-    GAMES["tally"] = "tests.core.tally:Tally"
+    GAMES["tally"] = "tests.tally:Tally"
     from companion.commands import Actor, Command
     from companion.store import Store
     from companion.table import Room

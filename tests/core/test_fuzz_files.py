@@ -42,7 +42,7 @@ RAW = {
     "__LONG_FLOAT__": "0." + "3" * 5000,
     "__E400__": "1e400",
 }
-leaves = st.one_of(
+leaves: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from([*RAW, None, True, False, 0, -1, 1, 2**63, -(2**63), 10**19, 0.5, float("-inf"), float("inf"),
                      float("nan"), "", "x" * 10_000, "é", "host", "chance", "seat:99", "seat:-1", "Ann", [], {}]),
     st.integers(), st.floats(), st.text(max_size=20),
@@ -108,7 +108,7 @@ def text_damage(draw: Any, text: str) -> str:
 
 
 def short_script(name: str, length: int) -> dict[str, Any]:
-    script = copy.deepcopy(EXAMPLES[name])
+    script: dict[str, Any] = copy.deepcopy(EXAMPLES[name])
     script["commands"] = script["commands"][:length]
     return script
 

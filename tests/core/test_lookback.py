@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -139,8 +140,10 @@ def test_a_read_only_table_refuses_every_change(room: Room) -> None:
     table = room.open_table("tally", ["Ann", "Bob"])
     table.submit(add(0, 2))
     viewer = Table(table.id, table.config, table.store, table.entries, read_only=True)
-    for change in (lambda: viewer.submit(add(1, 1)), lambda: viewer.undo(1), lambda: viewer.note("x"),
-                   lambda: viewer.submit(Command(CHANCE, "roll", {"face": 3}))):
+    changes: tuple[Callable[[], object], ...] = (
+        lambda: viewer.submit(add(1, 1)), lambda: viewer.undo(1), lambda: viewer.note("x"),
+        lambda: viewer.submit(Command(CHANCE, "roll", {"face": 3})))
+    for change in changes:
         with pytest.raises(IllegalMove, match="opened game record"):
             change()
     assert viewer.state_no == 1

@@ -6,6 +6,7 @@ state is never changed."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from companion.games.world_of_waste.position import problems as wow_problems
 from companion.position import PositionError
 
 NAMES = ("Ann", "Bob", "Cas")
-PROBLEMS = {"muell-money": muell_problems, "money-maker": mm_problems, "world-of-waste": wow_problems}
+PROBLEMS: dict[str, Callable[[Any], list[tuple[str, str]]]] = {"muell-money": muell_problems, "money-maker": mm_problems, "world-of-waste": wow_problems}
 CARDS = ["Order", "Bribery", "Pollution Check", "Adviser", "FARM-1", "MILL-2", "PAP-3", "Paper", "Recycler",
          "REC-9", "nope", "", "?", "CHEQ"]
 #: every field a block may hold, in any game (unknown ones must be refused too)

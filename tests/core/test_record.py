@@ -41,7 +41,8 @@ def tally(room: Room) -> Table:
 
 
 def record_of(table: Table) -> dict[str, Any]:
-    return json.loads(json.dumps(game_record(table)))
+    record: dict[str, Any] = json.loads(json.dumps(game_record(table)))
+    return record
 
 
 def test_a_record_opens_again_as_a_read_only_table_with_the_same_log(tally: Table) -> None:
@@ -192,7 +193,7 @@ def test_companion_replay_prints_the_log_and_a_step(tally: Table, tmp_path: Path
     path.write_text(json.dumps(record_of(tally)), encoding="utf-8")
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "replays to the same game (read-only)" in out and "seat 0 adds 2 [tally, Turns]" in out
+    assert "replays to the same game (read-only)" in out and "seat 0 adds 2 [core, Tally: a turn]" in out
     assert "purse" not in out  # the table screen's view: nobody's purse
     assert main(["replay", str(path), "--step", "1", "--as", "Ann"]) == 0
     out = capsys.readouterr().out

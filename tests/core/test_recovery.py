@@ -193,7 +193,7 @@ def test_serve_on_a_damaged_store_comes_up_with_the_message(tmp_path: Path) -> N
     env = {**os.environ, "COMPANION_DB": str(path), "PYTHONPATH": str(REPO)}
     proc = subprocess.Popen(
         [sys.executable, "-c", "import sys; from companion.games import GAMES; "
-         "GAMES['tally'] = 'tests.core.tally:Tally'; from companion.cli import main; sys.exit(main())",
+         "GAMES['tally'] = 'tests.tally:Tally'; from companion.cli import main; sys.exit(main())",
          "serve", "--host", "127.0.0.1", "--port", "0", "--no-hardware", "--pin", "9876"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO)
     try:

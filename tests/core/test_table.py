@@ -31,7 +31,7 @@ def test_an_accepted_command_bumps_the_state_number_and_explains(room: Room) -> 
     assert table.state_no == 0
     accepted = table.submit(add(0, 2))
     assert (accepted.seq, accepted.state_no, table.state_no) == (1, 1, 1)
-    assert accepted.lines()[0] == "seat 0 adds 2 [tally, Turns]"
+    assert accepted.lines()[0] == "seat 0 adds 2 [core, Tally: a turn]"
 
 
 @pytest.mark.parametrize(
@@ -62,8 +62,8 @@ def test_illegal_moves_name_their_rule(room: Room) -> None:
     with pytest.raises(IllegalMove) as caught:
         table.submit(add(0, 9))
     assert caught.value.rule is not None
-    assert "[tally, Turns]" in str(caught.value)
-    assert caught.value.to_json()["rule"]["section"] == "Turns"
+    assert "[core, Tally: a turn]" in str(caught.value)
+    assert caught.value.to_json()["rule"]["section"] == "Tally: a turn"
 
 
 def test_a_stale_state_number_is_refused(room: Room) -> None:

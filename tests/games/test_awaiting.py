@@ -48,9 +48,10 @@ def test_seats_act_when_awaited(script: Path, tmp_path: Path) -> None:
             assert any(h.enabled for h in hints), f"step {index}: seat {seat} is awaited but can do nothing"
         if expect_rejection:
             continue
-        if command.actor.is_seat and command.name not in ANY_TIME[raw["game"]]:
-            assert command.actor.seat in awaited, (
-                f"step {index}: {names[command.actor.seat]} sends {command.name!r} "
+        sender = command.actor.seat
+        if sender is not None and command.actor.is_seat and command.name not in ANY_TIME[raw["game"]]:
+            assert sender in awaited, (
+                f"step {index}: {names[sender]} sends {command.name!r} "
                 f"but the game awaits {sorted(awaited)} ({table.game.status(table.state)})"
             )
             checked += 1

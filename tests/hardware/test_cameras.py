@@ -81,8 +81,11 @@ class FakePicamera2:
 
 def test_picamera2_scans_the_lores_y_plane_with_focus_fixed_for_the_mount() -> None:
     cams: list[FakePicamera2] = []
-    source = PicameraSource((1280, 720), focus_cm=45, max_exposure_ms=12,
-                            factory=lambda n: cams.append(FakePicamera2(n)) or cams[-1])
+    def factory(n: int) -> FakePicamera2:
+        cams.append(FakePicamera2(n))
+        return cams[-1]
+
+    source = PicameraSource((1280, 720), focus_cm=45, max_exposure_ms=12, factory=factory)
     source.open()
     cam = cams[0]
     assert cam.configured["lores"] == {"size": (1280, 720), "format": "YUV420"}
@@ -168,7 +171,11 @@ class FakeCapture:
 
 def test_v4l2_asks_for_mjpg_before_the_size_and_fixes_focus() -> None:
     caps: list[FakeCapture] = []
-    source = V4L2Source("/dev/video0", (1280, 720), capture=lambda d, a: caps.append(FakeCapture(d, a)) or caps[-1])
+    def capture(device: Any, api: Any) -> FakeCapture:
+        caps.append(FakeCapture(device, api))
+        return caps[-1]
+
+    source = V4L2Source("/dev/video0", (1280, 720), capture=capture)
     source.open()
     cap = caps[0]
     assert cap.api == cv2.CAP_V4L2

@@ -24,7 +24,7 @@ from companion.games.base import HOST_SCREEN, DieFace
 from companion.table import Room, Table
 from companion.tags import AnyGameTags, CardRegistry, Verdict, make_payload
 from hardware import tower_protocol as proto
-from hardware.dice import CardSighting, DiceRoll, SerialTower
+from hardware.dice import CardSighting, DiceRoll, Observation, SerialTower
 from hardware.runtime import HardwareConfig, HardwareRuntime
 
 from ..fuzzing import fuzz_settings
@@ -78,7 +78,7 @@ def test_tower_lines_parse_or_are_refused(raw: bytes) -> None:
 @fuzz_settings(300)
 @given(lines=st.lists(tower_lines, max_size=8))
 def test_a_tower_passes_on_only_good_rolls_once(lines: list[bytes]) -> None:
-    passed: list[DiceRoll] = []
+    passed: list[Observation] = []
     said: list[tuple[str, str]] = []
     tower = SerialTower("fuzz", passed.append, lambda kind, text: said.append((kind, text)))
     expected = 0

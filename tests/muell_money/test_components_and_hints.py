@@ -215,7 +215,7 @@ def test_seat_view_shape() -> None:
     assert set(table) == {
         "phase", "round", "start_seat", "turn", "status", "seats", "sets", "next_deal", "deck", "discard",
         "set_aside", "pollution_check_this_round", "end_reached", "supply", "auction", "pollution_check",
-        "ended_by_host", "end_reason", "common_waste",
+        "ended_by_host", "end_reason", "common_waste", "disaster", "rules_in_force", "vote", "set_auction",
     }
     assert set(table["seats"][0]) == {
         "seat", "name", "colour", "column", "row", "workers", "mat", "waste", "waste_zone", "raw_materials",

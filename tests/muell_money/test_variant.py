@@ -20,6 +20,11 @@ FILLER = ("Order", "Growth", "Innovate")
 SIM = {"variant": "simulation"}
 
 
+def phase_of(scene: Scene) -> Phase:
+    """The scene's phase now (read afresh: a step between two asserts moves it)."""
+    return scene.state.phase
+
+
 def two_seats(ann: tuple[str, str, str], bob: tuple[str, str, str], **options: str) -> Scene:
     s = Scene(2, {**SIM, **options})
     s.deal_sets(ann, bob, FILLER)
@@ -200,7 +205,7 @@ def test_a_proposal_goes_to_a_secret_weighted_vote_and_only_the_totals_are_annou
            "3 votes for, 1 vote against: adopted" in " ".join(public)
     assert not any("25" in line or " 5 M" in line for line in public)
     assert [a.proposal for a in s.state.adopted] == ["negotiation-cost"]
-    assert s.state.phase is Phase.PLAY and s.state.turn == 1
+    assert phase_of(s) is Phase.PLAY and s.state.turn == 1
     refusal = s.refuse("Bob", "play", "adopted by the table's vote 1 in round 1", card="Negotiation")
     assert refusal.rule == R.V_RULE_1
     lines = s.do("Bob", "play", card="Negotiation", back=True)
@@ -293,7 +298,7 @@ def test_adopted_rule_3_auctions_the_sets() -> None:
     assert "Ann takes set 1, free: nobody bid for the set it named" in " ".join(lines)
     assert "Cy, the last seat without cards, takes one of the two remaining sets free" in " ".join(lines)
     lines = s.do("Cy", "choose", set=4)
-    assert s.state.phase is Phase.PLAY and s.state.seats[2].cash == 15
+    assert phase_of(s) is Phase.PLAY and s.state.seats[2].cash == 15
     assert s.state.bank_out == s.state.bank_in + sum(x.cash for x in s.state.seats)
 
 

@@ -120,9 +120,9 @@ def _positions(key: str, seed: int) -> Iterator[tuple[Any, int, list[Explanation
 
         game = get_game(key)
         played = play(seed, keep_states=True, max_steps=250)
-        for before, command, after in zip(played.states, played.commands, played.states[1:], strict=False):
+        for before, command, then in zip(played.states, played.commands, played.states[1:], strict=False):
             lines = game.apply(copy.deepcopy(before), game.parse(before, command)).explanations
-            yield after, after.seats, lines
+            yield then, then.seats, lines
     elif key == "world-of-waste":
         from companion.store import Store
         from companion.table import Room

@@ -95,7 +95,7 @@ def first_event(client: FlaskClient, url: str, name: str = "view", limit: int = 
     text = ""
     try:
         for i, chunk in enumerate(resp.response):
-            text += chunk.decode() if isinstance(chunk, bytes) else chunk
+            text += chunk.decode() if isinstance(chunk, bytes) else str(chunk)
             marker = name if name.startswith(":") else f"event: {name}"
             if marker in text and text.rstrip(" ").endswith("\n\n"):
                 break

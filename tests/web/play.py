@@ -86,13 +86,13 @@ def step(party: Party, rng: random.Random) -> None:
         options.append((party.host, f"/host/t/{tid}/dice", {"software": True}, ""))
     if not options:
         return
-    client, url, hint, actor = rng.choice(options)
+    client, url, hint, on_behalf = rng.choice(options)
     if hint.get("software"):
         data: dict[str, Any] = {"state_no": str(table.state_no), "software": "1"}
     else:
         data = form_for(hint, table, rng)
-    if actor:
-        data["actor"] = actor
+    if on_behalf:
+        data["actor"] = on_behalf
     data["csrf"] = csrf(client)
     resp = client.post(url, data=data, headers=FETCH)
     assert resp.status_code in OK_STATUSES, (url, data, resp.status_code, resp.text[:500])

@@ -330,7 +330,7 @@ def test_money_maker_in_the_browser(browser: Any, live: tuple[LiveServer, Flask]
     _secrets_stay_home(table, ann, bob, screen, "money")
 
 
-SERVE = ("from companion.games import GAMES; GAMES['tally'] = 'tests.core.tally:Tally'; "
+SERVE = ("from companion.games import GAMES; GAMES['tally'] = 'tests.tally:Tally'; "
          "from companion.cli import main; raise SystemExit(main(sys.argv[1:]))")
 
 

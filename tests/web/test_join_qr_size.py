@@ -50,6 +50,7 @@ def tv_app(tmp_path: Path) -> Iterator[tuple[LiveServer, Flask]]:
 
 def seen_from_two_metres(png: bytes, seed: int = 3) -> np.ndarray:
     shot = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert shot is not None, "the screenshot does not decode"
     h, w = shot.shape
     small = cv2.resize(shot, (max(1, round(w * SCALE)), max(1, round(h * SCALE))), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), 0.6)

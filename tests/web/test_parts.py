@@ -65,7 +65,7 @@ def test_software_hooks_are_found_beside_the_games_class(room: Room) -> None:
     mm = room.open_table("muell-money", ["Ada", "Bo"])
     wow = room.open_table("world-of-waste", ["Ada", "Bo"])
     assert software_hook(mm, CHANCE, {"command": "shuffle"}) is muell.shuffle_command
-    assert software_hook(wow, HOST, {"command": "deal"}) == wow.game.deal_command
+    assert software_hook(wow, HOST, {"command": "deal"}) == getattr(wow.game, "deal_command")  # noqa: B009 (a method of World of Waste only)
     assert software_hook(wow, HOST, {"command": "no-such"}) is None
     assert software_hook(wow, HOST, {"command": "deal", "fields": [{"name": "x"}]}) is None  # the host types it
     assert software_hook(wow, Actor.of_seat(0), {"command": "deal"}) is None  # seats never get server dice

@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.commands import CHANCE, HOST, Actor, Command
+from companion.table import Table
 from web import dashboard_of
 
 from .conftest import FETCH, csrf, open_table, phone
@@ -31,7 +32,7 @@ def test_a_full_tie_shows_a_shared_place_on_every_page(app: Flask, host: FlaskCl
     assert [(s["place"], s["shared"]) for s in record["scores"]["seats"]] == [(1, True), (1, True)]
 
 
-def _money_maker_at_the_dice(app: Flask, host: FlaskClient) -> tuple[str, object]:
+def _money_maker_at_the_dice(app: Flask, host: FlaskClient) -> tuple[str, Table]:
     tid = open_table(host, "money-maker", ["Ann", "Bob"])
     table = dashboard_of(app).room.get(tid)
     ann = Actor.of_seat(0)

@@ -1,8 +1,9 @@
 """The templates name only keys the views have.
 
-The app renders with Jinja's ``ChainableUndefined`` (a view key a game drops
-draws as nothing instead of breaking the page), which also hides a typo in a
-template.  Here every page of every real game (table screen, host, each
+In use the app renders with Jinja's ``ChainableUndefined`` (a view key a game
+drops draws as nothing instead of breaking the page), which also hides a typo
+in a template; under test (``TESTING``) it renders with ``StrictUndefined``,
+so a page that names a missing key fails its test.  Here every page of every real game (table screen, host, each
 phone; during play and once ended) is rendered with an ``Undefined`` that
 records each missing name, and only the optional keys below may be missing.
 """

@@ -170,7 +170,7 @@ def test_market_and_face_down_card(room: Room) -> None:
 # Recyclers -----------------------------------------------------------------------------------
 def test_skipping_a_recycler_is_refused(room: Room) -> None:
     table = to_play(room)
-    err = refused(table, IllegalMove, "must play every Recycler before sorting", seat(0), "sort")
+    by_seat = err = refused(table, IllegalMove, "must play every Recycler before sorting", seat(0), "sort")
     assert err.rule is not None and err.rule.section == "5. Recyclers"
     st = state_of(table)
     station = sorted(st.hands[0])
@@ -178,7 +178,7 @@ def test_skipping_a_recycler_is_refused(room: Room) -> None:
     err = refused(table, IllegalMove, "every Recycler is played before sorting", HOST, "station", seat=0, cards=station)
     assert "REC" not in str(err) and "Recycler (" not in str(err)
     hint = next(h for h in GAME.actions(st, seat(0)) if h.command == "sort")
-    assert not hint.enabled and "play every Recycler first" in hint.reason
+    assert not hint.enabled and (hint.reason, hint.rules) == (by_seat.message, (by_seat.rule,))  # the check's own refusal
 
 
 def test_recycler_removes_a_card_from_the_hand_or_the_station(room: Room) -> None:

@@ -112,6 +112,9 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         lines = rules.apply(state, move)
         return Outcome(state, lines)
 
+    def check_and_apply(self, state: MoneyMakerState, move: Move, *, in_place: bool = False) -> Outcome[MoneyMakerState]:
+        return rules.check_and_apply(state, move, in_place=in_place)
+
     # views ------------------------------------------------------------------------
     def view(self, state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)

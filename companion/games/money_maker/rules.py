@@ -6,7 +6,8 @@ that checks and performs it (``auction``, ``investments``, ``trading``,
 ``deals``, ``offers``, ``end_of_game``, ``corrections``).  A topic checks as
 it performs and may refuse after changing part of the state it was given, so
 ``check`` is ``apply`` on a throw-away copy, and a move is applied only once
-its check has passed.
+its check has passed; a submitted move is checked and applied in one run on
+one copy (:func:`check_and_apply`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import copy
 from companion.commands import ActorKind
 from companion.corrections import CORRECTION_RULE
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
+from companion.games.base import Outcome
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.action_cards import do_buy_action, do_grant, do_play_action
 from companion.games.money_maker.auction import (
@@ -43,6 +45,13 @@ from companion.rules import EARLY_END, Explanation
 def check(state: MoneyMakerState, move: Move) -> None:
     """Refuse ``move`` (a ``Refusal``) if the rules forbid it now; ``state`` is left as it was."""
     apply(copy.deepcopy(state), move)
+
+
+def check_and_apply(state: MoneyMakerState, move: Move, *, in_place: bool = False) -> Outcome[MoneyMakerState]:
+    """Check and perform ``move`` in one run: on a copy of ``state`` (left as
+    it was), or on ``state`` itself with ``in_place`` (dropped after a refusal)."""
+    target = state if in_place else copy.deepcopy(state)
+    return Outcome(target, apply(target, move))
 
 
 def seat_of(move: Move, what: str) -> int:

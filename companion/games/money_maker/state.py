@@ -8,6 +8,7 @@ waits for in words, and the refusal of a move out of its turn or phase.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +195,34 @@ class MoneyMakerState:
     #: the rules option ``tie_break``: more gold breaks a tied final score (else a shared place)
     gold_breaks_ties: bool = False
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> MoneyMakerState:
+        """A copy of its own, made field by field (a generic ``deepcopy`` call
+        per bank, dict and number was most of a move's time): the components
+        (frozen) and the other immutable fields are shared.  A new mutable
+        field must be copied here: ``tests/games/test_state_copy.py`` finds
+        one shared."""
+        twin = object.__new__(MoneyMakerState)
+        twin.__dict__.update(self.__dict__)  # the immutable fields, and any field forgotten below
+        twin.banks = [_bank_copy(b) for b in self.banks]
+        twin.markets = dict(self.markets)
+        twin.natural = dict(self.natural)
+        twin.removed_goods = dict(self.removed_goods)
+        twin.deck = dict(self.deck)
+        twin.drawn = list(self.drawn)
+        twin.open_cards = list(self.open_cards)
+        twin.action_discard = list(self.action_discard)
+        twin.auction = None if self.auction is None else Auction(**self.auction.__dict__)
+        twin.due = None if self.due is None else Due(**self.due.__dict__)
+        twin.bought = dict(self.bought)
+        twin.produced = list(self.produced)
+        twin.last_roll = None if self.last_roll is None else Roll(self.last_roll.credit, list(self.last_roll.sectors))
+        twin.bank_run = None if self.bank_run is None else _run_copy(self.bank_run)
+        twin.may_redistribute = list(self.may_redistribute)
+        twin.reserve_owed = dict(self.reserve_owed)
+        twin.offers = [DealOffer(o.number, o.proposer, o.other, copy.deepcopy(o.gives, memo)) for o in self.offers]
+        memo[id(self)] = twin
+        return twin
+
     @property
     def seats(self) -> int:
         return len(self.banks)
@@ -218,6 +247,28 @@ class MoneyMakerState:
 
     def live_banks(self) -> list[Bank]:
         return [b for b in self.banks if not b.bankrupt]
+
+
+def _bank_copy(bank: Bank) -> Bank:
+    twin = object.__new__(Bank)
+    twin.__dict__.update(bank.__dict__)
+    twin.goods = dict(bank.goods)
+    twin.board = dict(bank.board)
+    twin.held = dict(bank.held)
+    twin.cards = list(bank.cards)
+    twin.actions = list(bank.actions)
+    return twin
+
+
+def _run_copy(run: BankRun) -> BankRun:
+    twin = object.__new__(BankRun)
+    twin.__dict__.update(run.__dict__)
+    twin.sectors = list(run.sectors)
+    twin.debts = dict(run.debts)
+    twin.paid_own = dict(run.paid_own)
+    twin.residual = dict(run.residual)
+    twin.standing = dict(run.standing)
+    return twin
 
 
 # small queries on the state -------------------------------------------------------------

@@ -86,6 +86,11 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
         "auction": None,
         "pollution_check": None,
         "common_waste": common_board(state),
+        # the simulation variant's parts: empty at a printed game, so every template key is always there
+        "disaster": None,
+        "rules_in_force": [],
+        "vote": None,
+        "set_auction": None,
     }
     if state.auction is not None:
         a = state.auction
@@ -101,7 +106,6 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
     if in_variant(state):
         out["disaster"] = state.disaster or None
         out["rules_in_force"] = rules_in_force(state)
-        out["vote"] = None
         if state.vote is not None:
             v = state.vote
             # who has voted, never how nor with what weight (a secret vote weighted by hidden cash)
@@ -113,7 +117,6 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
                 "voted": sorted(b.seat for b in v.ballots),
                 "to_vote": list(v.pending),
             }
-        out["set_auction"] = None
         if state.set_sale is not None:
             sale = state.set_sale
             out["set_auction"] = {

@@ -12,6 +12,7 @@ import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 #: the card types the rules name, in the order a station is laid out
@@ -83,6 +84,22 @@ class Catalog:
     def __deepcopy__(self, memo: dict[int, Any]) -> Catalog:
         return self  # immutable; shared by every copy of the state
 
+    # indexes, built once (a move looks up card ids thousands of times) -------------
+    @cached_property
+    def _by_code(self) -> dict[str, CardType]:
+        index: dict[str, CardType] = {}
+        for t in self.types:
+            index.setdefault(t.code, t)  # the first type with a code, as a scan finds it
+        return index
+
+    @cached_property
+    def _ids(self) -> tuple[str, ...]:
+        return tuple(i for t in self.types for i in t.ids())
+
+    @cached_property
+    def _kinds(self) -> dict[str, str]:
+        return {i: self.kind_of_id(i) for i in self._ids}
+
     # lookups -----------------------------------------------------------------
     def type(self, key: str) -> CardType:
         for t in self.types:
@@ -91,13 +108,15 @@ class Catalog:
         raise KeyError(key)
 
     def by_code(self, code: str) -> CardType | None:
-        for t in self.types:
-            if t.code == code.upper():
-                return t
-        return None
+        return self._by_code.get(code.upper())
 
     def kind_of(self, card_id: str) -> str:
         """The type key of a known card id (``PAP-3`` -> ``paper``)."""
+        known = self._kinds.get(card_id)
+        return known if known is not None else self.kind_of_id(card_id)
+
+    def kind_of_id(self, card_id: str) -> str:
+        """:meth:`kind_of` read from the id itself (what the index holds)."""
         m = _ID.match(card_id)
         assert m is not None, card_id
         t = self.by_code(m.group(1))
@@ -111,7 +130,7 @@ class Catalog:
         return self.type(self.kind_of(card_id)).hammer.value
 
     def all_ids(self) -> list[str]:
-        return [i for t in self.types for i in t.ids()]
+        return list(self._ids)
 
     def copy_of(self, card_id: str) -> int:
         m = _ID.match(card_id)

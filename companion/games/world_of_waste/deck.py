@@ -22,7 +22,6 @@ from companion.games.world_of_waste.state import (
     WasteState,
     card_lists,
     deck_count,
-    free_ids,
     located,
     where_is,
 )
@@ -59,7 +58,8 @@ def take_from_deck(state: WasteState, ref: CardRef, rule: Citation, *, set_aside
     labels with a free copy of its type)."""
     cat = state.catalog
     t = cat.type(ref.key)
-    free = [c for c in free_ids(state) if cat.kind_of(c) == ref.key]
+    placed = set(located(state))
+    free = [c for c in t.ids() if c not in placed]  # the type's free ids, in the catalog's order
     if not set_aside and deck_count(state) <= 0:
         raise IllegalMove(f"{t.name}: the deck is empty (every card is accounted for)", rule)
     if ref.copy is None:

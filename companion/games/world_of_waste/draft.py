@@ -44,7 +44,8 @@ def pick(state: WasteState, move: Move) -> list[Explanation]:
     assert move.card is not None
     name = state.names[seat]
     if not state.queues[seat]:
-        raise IllegalMove(f"{name} holds no pile now: wait for the pile from the right", DRAFT_RULE)
+        right = state.names[(seat - 1) % state.seats]  # piles pass left: the next one comes from the right
+        raise IllegalMove(f"{name} holds no pile now: wait for the pile from {right}", DRAFT_RULE)
     card = take_from(state, state.queues[seat][0], move.card, "the pile you hold", DRAFT_RULE)
     held = state.queues[seat].pop(0)
     cat = state.catalog

@@ -82,6 +82,9 @@ class WorldOfWaste(Game[WasteState, Move]):
     def apply(self, state: WasteState, move: Move) -> Outcome[WasteState]:
         return rules.apply(state, move)
 
+    def check_and_apply(self, state: WasteState, move: Move, *, in_place: bool = False) -> Outcome[WasteState]:
+        return rules.check_and_apply(state, move, in_place=in_place)
+
     # reading ----------------------------------------------------------------------
     def is_over(self, state: WasteState) -> bool:
         return state.phase is Phase.OVER

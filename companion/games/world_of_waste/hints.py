@@ -1,24 +1,23 @@
 """What an actor could do now, as buttons and forms for the phone and the
 host page.  A disabled hint says why in words and cites the rule that forbids
-it as data (``ActionHint.rules``), as a refusal would."""
+it as data (``ActionHint.rules``): the refusal is the check's own, the hint's
+command parsed and checked as a submitted one would be (:func:`refusal`), so
+a greyed button and a sent command never disagree.  Only the wait for others
+(no command to send) and a Recycler with nothing to remove (no card to name)
+say why without a check."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from companion.commands import Actor, ActorKind
+from companion.commands import Actor, ActorKind, Command
 from companion.corrections import hint as correction_hint
-from companion.errors import IllegalMove, NotYourTurn, Refusal
+from companion.errors import IllegalMove, Refusal
 from companion.games.base import ActionHint, Choice, Field
+from companion.games.world_of_waste import moves, rules
 from companion.games.world_of_waste.citations import (
-    AUCTION_MIN_RULE,
-    AUCTION_ORDER_RULE,
-    DEAL_RULE,
-    DRAFT_RULE,
-    MARKET_RULE,
-    RECYCLER_DRAW_RULE,
     RECYCLER_REMOVE_RULE,
-    RECYCLER_RULE,
 )
 from companion.games.world_of_waste.components import RECYCLER, Catalog, count_of
 from companion.games.world_of_waste.moves import CORRECTION_TARGETS
@@ -26,6 +25,7 @@ from companion.games.world_of_waste.state import (
     Phase,
     WasteState,
     deal_order,
+    free_ids,
     hand_size,
     recyclers_to_play,
     waiting_for,
@@ -48,6 +48,24 @@ def _software_hints(state: WasteState) -> list[ActionHint]:
             hints.append(ActionHint("reveal", f"Turn over a face-down bonus card {note}"))
         return hints
     return []
+
+
+def refusal(state: WasteState, seat: int, command: str, args: Mapping[str, Any]) -> Refusal | None:
+    """The refusal the seat's command would meet now (parsed and checked as a
+    submitted one: ``rules.check``, a dry run on a copy), or ``None``."""
+    try:
+        rules.check(state, moves.parse(state, Command(Actor.of_seat(seat), command, args)))
+    except Refusal as err:
+        return err
+    return None
+
+
+def _any_card(state: WasteState) -> str:
+    """A card type to name where the card does not matter to the check (a
+    pick while holding no pile, a deal to a full pile): one left in the deck."""
+    cat = state.catalog
+    free = free_ids(state)
+    return cat.type(cat.kind_of(free[0])).code if free else cat.types[0].code
 
 
 def _card_choices(cat: Catalog, cards: Sequence[str]) -> tuple[Choice, ...]:
@@ -120,16 +138,14 @@ def action_hints(state: WasteState, actor: Actor) -> list[ActionHint]:
 def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
     cat = state.catalog
     n = state.seats
-    name = state.names[seat]
     hints: list[ActionHint] = []
     if state.phase is Phase.DEAL:
         missing = hand_size(n) - len(state.dealt[seat])
-        full = None if missing else IllegalMove(f"all {hand_size(n)} cards are recorded", DEAL_RULE)
         hints.append(
             ActionHint.refused(
                 "deal",
                 f"Enter my dealt cards ({missing} to go)",
-                full,
+                refusal(state, seat, "deal", {"cards": [_any_card(state)]}),
                 {},
                 (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
             )
@@ -140,9 +156,7 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             for c in sorted(held, key=cat.sort_key):
                 hints.append(ActionHint("pick", f"Pick {cat.label(c)}", {"card": c}))
         else:
-            right = (seat - 1) % n
-            wait = NotYourTurn(f"wait for the pile from {state.names[right]}", DRAFT_RULE)
-            hints.append(ActionHint.refused("pick", "Pick a card", wait))
+            hints.append(ActionHint.refused("pick", "Pick a card", refusal(state, seat, "pick", {"card": _any_card(state)})))
     elif state.phase is Phase.AUCTION:
         hand = state.hands[seat]
         current = state.offers[seat]
@@ -164,22 +178,14 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
         )
         hints.append(ActionHint("offer", "Offer nothing (no bonus pile)", {"cards": []}))
     elif state.phase is Phase.CHOOSE:
-        chooser = state.choosers[state.chosen]
         for i, p in enumerate(state.piles):
             if p.taken_by is not None:
                 continue
-            not_now: Refusal | None = None
-            if chooser != seat:
-                not_now = (
-                    NotYourTurn(f"{state.names[chooser]} chooses now", AUCTION_ORDER_RULE)
-                    if seat in state.choosers[state.chosen :]
-                    else NotYourTurn(f"{name} won no bonus pile", AUCTION_MIN_RULE)
-                )
             hints.append(
                 ActionHint.refused(
                     "choose",
                     f"Take bonus pile {i + 1}: {cat.labels(p.face_up)} + 1 face down",
-                    not_now,
+                    refusal(state, seat, "choose", {"pile": i + 1}),
                     {"pile": i + 1},
                 )
             )
@@ -203,36 +209,27 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
                     (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
                 )
             )
-        blocked: Refusal | None = None
-        if due:
-            blocked = IllegalMove("record the face-down bonus card first", MARKET_RULE)
-        elif state.drawing[seat]:
-            blocked = IllegalMove("finish the Recycler's draw first", RECYCLER_DRAW_RULE)
-        targets = [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER]
+        choices = _card_choices(cat, [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER])
         for r in recyclers_to_play(state, seat):
+            draws = refusal(state, seat, "recycle", {"recycler": r, "use": "draw"})
             hints.append(
-                ActionHint.refused(
-                    "recycle",
-                    f"{cat.label(r)}: draw three new cards into my station",
-                    blocked,
-                    {"recycler": r, "use": "draw"},
-                )
+                ActionHint.refused("recycle", f"{cat.label(r)}: draw three new cards into my station", draws,
+                                   {"recycler": r, "use": "draw"})
             )
-            nothing = None if targets else IllegalMove("there is no card to remove", RECYCLER_REMOVE_RULE)
+            if choices:  # the check of the first card offered (the others are checked alike)
+                removes = refusal(state, seat, "recycle", {"recycler": r, "use": "remove", "card": choices[0].value})
+            else:  # no card to name: what blocks the Recycler first, else nothing to remove
+                removes = draws or IllegalMove("there is no card to remove", RECYCLER_REMOVE_RULE)
             hints.append(
                 ActionHint.refused(
                     "recycle",
                     f"{cat.label(r)}: remove one card from my hand or station",
-                    blocked or nothing,
+                    removes,
                     {"recycler": r, "use": "remove"},
-                    (Field("card", "the card to remove", "choice", _card_choices(cat, targets)),),
+                    (Field("card", "the card to remove", "choice", choices),),
                 )
             )
-        left = recyclers_to_play(state, seat)
-        unsorted = blocked
-        if unsorted is None and left:
-            unsorted = IllegalMove(f"play every Recycler first ({len(left)} left)", RECYCLER_RULE)
-        hints.append(ActionHint.refused("sort", "Sort my hand into my station", unsorted, {}))
+        hints.append(ActionHint.refused("sort", "Sort my hand into my station", refusal(state, seat, "sort", {}), {}))
     if not hints:
         # waiting for the others: no rule forbids anything, so no citation
         hints.append(ActionHint.refused("wait", "Nothing to do now", Refusal(waiting_for(state))))

@@ -3,7 +3,8 @@ topic (the deal and draft, the bonus piles, the auction, Recyclers, the
 station, the rounds, the host's corrections).
 
 Checking is a dry run: :func:`check` performs the move on a copy and lets
-any refusal escape, so the checks and the changes can never disagree.
+any refusal escape, so the checks and the changes can never disagree.  A
+submitted move is checked and made in that one run (:func:`check_and_apply`).
 """
 
 from __future__ import annotations
@@ -54,3 +55,10 @@ def apply(state: WasteState, move: Move) -> Outcome[WasteState]:
     """Make the move on ``state`` and say what happened."""
     lines = perform(state, move)
     return Outcome(state, lines)
+
+
+def check_and_apply(state: WasteState, move: Move, *, in_place: bool = False) -> Outcome[WasteState]:
+    """Check and make the move in one run: on a copy of ``state`` (left as it
+    was), or on ``state`` itself with ``in_place`` (dropped after a refusal)."""
+    target = state if in_place else copy.deepcopy(state)
+    return Outcome(target, perform(target, move))

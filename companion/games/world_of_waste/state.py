@@ -11,6 +11,7 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.games.world_of_waste.citations import (
     AUCTION_ORDER_RULE,
@@ -83,6 +84,34 @@ class WasteState:
     ended_early: str = ""
     #: the final totals when the host ended the game early (the stations as they stood)
     final_totals: list[int] = field(default_factory=list)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WasteState:
+        """A copy of its own, made field by field: lists of card ids are copied
+        as lists (no per-card ``deepcopy`` call), the catalog (frozen) and the
+        other immutable fields are shared.  A new mutable field must be
+        copied here: ``tests/games/test_state_copy.py`` finds one shared."""
+        twin = object.__new__(WasteState)
+        twin.__dict__.update(self.__dict__)  # the immutable fields, and any field forgotten below
+        twin.bosses = list(self.bosses)
+        twin.dealt = [list(d) for d in self.dealt]
+        twin.queues = [[list(p) for p in q] for q in self.queues]
+        twin.hands = [list(h) for h in self.hands]
+        twin.stations = [list(s) for s in self.stations]
+        twin.piles = [BonusPile(list(p.face_up), p.face_down, p.taken_by, p.incinerated) for p in self.piles]
+        twin.offers = [None if o is None else list(o) for o in self.offers]
+        twin.choosers = list(self.choosers)
+        twin.face_down_due = [list(d) for d in self.face_down_due]
+        twin.drawing = list(self.drawing)
+        twin.sorted = list(self.sorted)
+        twin.incineration = list(self.incineration)
+        twin.assumed = set(self.assumed)
+        twin.round_totals = [list(t) for t in self.round_totals]
+        twin.round_lines = [[dict(d) for d in r] for r in self.round_lines]
+        twin.corrections = list(self.corrections)
+        twin.recycled = list(self.recycled)
+        twin.final_totals = list(self.final_totals)
+        memo[id(self)] = twin
+        return twin
 
     def correction(self, seat: int) -> int:
         return self.corrections[seat] if seat < len(self.corrections) else 0
