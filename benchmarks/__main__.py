@@ -17,6 +17,7 @@ BENCHMARKS: dict[str, str] = {
     "live": "benchmarks.live",
     "soak": "benchmarks.soak",
     "checking": "benchmarks.checking",
+    "months": "benchmarks.months",
 }
 
 

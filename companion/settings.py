@@ -54,6 +54,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("LED", "", "BCM pin of the ready-to-roll LED, or none"),
     Setting("BUTTON_SETTLE_MS", "50", "quiet time before a new button press counts"),
     Setting("SERIAL_BAUD", "115200", "baud rate of the dice tower"),
+    Setting("IDLE_DAYS", "7", "days without a move after which an unfinished table rests: not loaded at start, "
+            "listed on the host page and loaded when opened"),
     Setting("PI", "", "1: treat this machine as a Raspberry Pi, 0: as any other (default: detected)"),
 )
 
@@ -147,3 +149,19 @@ def port_from(raw: str | None, default: int = 8000) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise ValueError(f"port {text!r} is not a whole number from 1 to 65535 (0: any free port)")
     return int(text)
+
+
+#: the default of ``COMPANION_IDLE_DAYS``
+IDLE_DAYS = 7.0
+
+
+def idle_days_setting(environ: MutableMapping[str, str] | None = None) -> float:
+    """``COMPANION_IDLE_DAYS`` (days, may be fractional; 0: load no table at
+    start), else 7.  A value that is not a number is the default."""
+    env = os.environ if environ is None else environ
+    raw = env.get("COMPANION_IDLE_DAYS", "").strip()
+    try:
+        days = float(raw) if raw else IDLE_DAYS
+    except ValueError:
+        return IDLE_DAYS
+    return days if days >= 0 else IDLE_DAYS  # NaN is not >= 0

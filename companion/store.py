@@ -21,6 +21,7 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -55,6 +56,14 @@ CREATE TABLE IF NOT EXISTS table_meta (
     value    TEXT NOT NULL,
     PRIMARY KEY (table_id, key)
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq      INTEGER NOT NULL,
+    undone   INTEGER NOT NULL,
+    code     TEXT NOT NULL,
+    state    BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
 CREATE TRIGGER IF NOT EXISTS log_is_append_only_update BEFORE UPDATE ON log
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS log_is_append_only_delete BEFORE DELETE ON log
@@ -70,6 +79,22 @@ FREE_SPACE_TTL = 5.0
 #: after a write refused for a full card, this much more free space means
 #: someone made room: the screens stop saying "full" before the next write
 SPACE_RETURNED = 1024 * 1024
+
+#: the WAL is cut back to this size after a checkpoint (SQLite's own
+#: ``journal_size_limit``), and a checkpoint runs once it holds this many pages
+WAL_LIMIT_BYTES = 1024 * 1024
+WAL_CHECKPOINT_PAGES = 200
+#: after this many seconds without a write the WAL is checkpointed and truncated
+#: (also right after a game ends)
+IDLE_CHECKPOINT = 30.0
+#: the quiet thread looks at least this often whether its store is still there
+QUIET_POLL = 60.0
+#: how long a checkpoint may wait for a reader (a backup) before it gives up
+#: for now (the next one will do it): the hot path is never held up by it
+CHECKPOINT_WAIT_MS = 200
+
+#: snapshots kept per table (the newest)
+SNAPSHOTS_KEPT = 3
 
 #: SQLite's primary result codes that mean the storage, not the command, failed
 _STORAGE_CODES = {
@@ -206,6 +231,17 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
+class StoredSnapshot:
+    """A table's state after entry ``seq`` (``companion.snapshots``): a
+    cache, used only under the same ``code`` and the same undone count."""
+
+    seq: int
+    undone: int
+    code: str
+    state: bytes
+
+
+@dataclass(frozen=True)
 class StoredTable:
     id: str
     game: str
@@ -239,6 +275,13 @@ class Store:
         self._meta: dict[str, dict[str, str]] = {}
         self._health_listeners: list[Callable[[], None]] = []
         self._finish_listeners: list[Callable[[str], None]] = []
+        self._close_listeners: list[Callable[[], None]] = []
+        #: the idle checkpoint: seconds without a write, and its thread (started by the first write)
+        self.idle_checkpoint = IDLE_CHECKPOINT
+        self._quiet = threading.Condition(threading.Lock())
+        self._last_write: float | None = None
+        self._closed = False
+        self._quiet_thread: threading.Thread | None = None
         self._db = self._open(check)
 
     def _open(self, check: bool) -> sqlite3.Connection:
@@ -259,6 +302,8 @@ class Store:
                     raise StoreDamaged(self.path, f"SQLite's check found {len(found)} problem(s), first: {first}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+            db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(SCHEMA)
             _allow_notes(db)
@@ -296,8 +341,53 @@ class Store:
         return db
 
     def close(self) -> None:
+        if self._closed:
+            return
+        for listener in list(self._close_listeners):
+            listener()
+        with self._quiet:
+            self._closed = True
+            self._quiet.notify_all()
         with self._lock:
             self._db.close()
+
+    # keeping the WAL small -------------------------------------------------------
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the store file and truncate it to nothing
+        (SQLite's TRUNCATE checkpoint).  A reader in the way (a backup) is
+        waited for briefly only; ``False`` when it did not complete (the
+        next one will).  Never raises for the storage: a checkpoint is
+        housekeeping."""
+        with self._lock:
+            if self._closed:
+                return False
+            try:
+                self._db.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+                try:
+                    busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                finally:
+                    self._db.execute("PRAGMA busy_timeout=30000")
+            except (sqlite3.Error, OSError):
+                return False
+            return not busy
+
+    def wal_bytes(self) -> int:
+        """The size of the WAL file now (0 when there is none)."""
+        try:
+            return Path(str(self.path) + "-wal").stat().st_size
+        except OSError:
+            return 0
+
+    def _wrote(self) -> None:
+        """Note a write; the quiet thread checkpoints once writes pause."""
+        with self._quiet:
+            self._last_write = time.monotonic()
+            if (self._quiet_thread is None and not self._closed and self.idle_checkpoint > 0
+                    and str(self.path) != ":memory:"):
+                self._quiet_thread = threading.Thread(target=_checkpoint_when_quiet,
+                                                      args=(weakref.ref(self), self._quiet),
+                                                      name="store-checkpoint", daemon=True)
+                self._quiet_thread.start()
 
     def refuse_writes(self, kind: str, why: str) -> None:
         """From now on every write is refused as ``kind`` (SQLite's own
@@ -314,6 +404,10 @@ class Store:
     def on_finished(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(table_id)`` after a table was recorded as finished."""
         self._finish_listeners.append(listener)
+
+    def on_close(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (no arguments) just before the store closes."""
+        self._close_listeners.append(listener)
 
     def free_bytes(self) -> int | None:
         """Free space for the store's folder (what an unprivileged writer gets)."""
@@ -382,6 +476,7 @@ class Store:
                     raise
                 raise self._failed(err, kind) from err
             self._succeeded()
+        self._wrote()
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
@@ -444,6 +539,7 @@ class Store:
         )
 
     def _tell_finished(self, table_id: str) -> None:
+        self.checkpoint()  # a game ended: a quiet moment, and the card gets the WAL back
         for listener in list(self._finish_listeners):
             listener(table_id)
 
@@ -462,17 +558,75 @@ class Store:
                 self._put_meta(db, stored.id, key, value)
 
     # the log --------------------------------------------------------------
-    def append(self, table_id: str, entry: LogEntry, *, finished: bool | None = None) -> None:
+    def append(
+        self,
+        table_id: str,
+        entry: LogEntry,
+        *,
+        finished: bool | None = None,
+        snapshot: StoredSnapshot | None = None,
+        stale_from: int | None = None,
+    ) -> None:
         """Append one entry; its ``seq`` must be the next number (else the
         primary key refuses it, and nothing is written).  ``finished`` (when
         not ``None``) records the table as finished or not in the same
-        transaction: both are written, or neither."""
+        transaction: both are written, or neither.  ``snapshot`` is kept in
+        the same transaction (the older ones beyond the newest few are
+        dropped); ``stale_from`` drops the snapshots from that step on (an
+        undo took those steps back)."""
         with self._transaction() as db:
             self._insert_entry(db, table_id, entry)
             if finished is not None:
                 self._set_finished(db, table_id, finished)
+            if stale_from is not None:
+                db.execute("DELETE FROM snapshots WHERE table_id = ? AND seq >= ?", (table_id, stale_from))
+            if snapshot is not None:
+                self._put_snapshot(db, table_id, snapshot)
         if finished:
             self._tell_finished(table_id)
+
+    def keep_snapshot(self, table_id: str, snapshot: StoredSnapshot) -> None:
+        """Keep a snapshot on its own (a table put away).  A store that
+        cannot take it loses nothing: it is only a cache."""
+        if self._closed:
+            return
+        with suppress(StoreUnavailable), self._transaction() as db:
+            self._put_snapshot(db, table_id, snapshot)
+
+    @staticmethod
+    def _put_snapshot(db: sqlite3.Connection, table_id: str, snapshot: StoredSnapshot) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO snapshots (table_id, seq, undone, code, state) VALUES (?, ?, ?, ?, ?)",
+            (table_id, snapshot.seq, snapshot.undone, snapshot.code, snapshot.state),
+        )
+        db.execute(
+            "DELETE FROM snapshots WHERE table_id = ? AND seq NOT IN"
+            " (SELECT seq FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT ?)",
+            (table_id, table_id, SNAPSHOTS_KEPT),
+        )
+
+    def snapshots(self, table_id: str, code: str) -> list[StoredSnapshot]:
+        """The table's snapshots made under ``code``, newest first."""
+        rows = self._read(
+            "SELECT seq, undone, code, state FROM snapshots WHERE table_id = ? AND code = ? ORDER BY seq DESC",
+            (table_id, code),
+        )
+        return [StoredSnapshot(r[0], r[1], r[2], bytes(r[3])) for r in rows]
+
+    def log_shape(self, table_id: str) -> tuple[list[str], list[LogEntry]]:
+        """What a table needs to know of its whole log without reading it:
+        every entry's kind, in order, and the undo entries (what they undo)."""
+        kinds = self._read("SELECT kind FROM log WHERE table_id = ? ORDER BY seq", (table_id,))
+        intern = {"move": "move", "undo": "undo", "note": "note"}
+        return [intern.get(k[0], k[0]) for k in kinds], self.entries(table_id, kind="undo")
+
+    def last_moves(self, *, unfinished_only: bool = True) -> dict[str, float]:
+        """Per table, when its log last grew (its creation when it has no entry)."""
+        sql = ("SELECT t.id, coalesce((SELECT at FROM log WHERE table_id = t.id ORDER BY seq DESC LIMIT 1),"
+               " t.created_at) FROM tables t")
+        if unfinished_only:
+            sql += " WHERE t.finished_at IS NULL"
+        return {r[0]: float(r[1]) for r in self._read(sql)}
 
     @staticmethod
     def _insert_entry(db: sqlite3.Connection, table_id: str, entry: LogEntry) -> None:
@@ -492,12 +646,21 @@ class Store:
             ),
         )
 
-    def entries(self, table_id: str) -> list[LogEntry]:
-        rows = self._read(
-            "SELECT seq, kind, actor, name, args, source, at, explanations FROM log"
-            " WHERE table_id = ? ORDER BY seq",
-            (table_id,),
-        )
+    def entries(
+        self, table_id: str, first: int = 1, last: int | None = None, *, kind: str | None = None
+    ) -> list[LogEntry]:
+        """The table's log, or its entries ``first`` to ``last`` (by ``seq``,
+        both included), or only those of one ``kind``."""
+        sql = ("SELECT seq, kind, actor, name, args, source, at, explanations FROM log"
+               " WHERE table_id = ? AND seq >= ?")
+        params: list[Any] = [table_id, first]
+        if last is not None:
+            sql += " AND seq <= ?"
+            params.append(last)
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind)
+        rows = self._read(sql + " ORDER BY seq", tuple(params))
         return [
             LogEntry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], tuple(json.loads(r[7])))
             for r in rows
@@ -532,6 +695,26 @@ class Store:
                 rows = self._read("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,))
                 known = self._meta[table_id] = {k: v for k, v in rows}
             return dict(known)
+
+
+def _checkpoint_when_quiet(ref: weakref.ref[Store], quiet: threading.Condition) -> None:
+    """The quiet thread: checkpoint a store once no write came for its
+    ``idle_checkpoint`` seconds.  It holds the store only weakly (a store
+    nobody closed still goes away) and ends with it."""
+    while True:
+        with quiet:
+            store = ref()
+            if store is None or store._closed:
+                return
+            due = None if store._last_write is None else store._last_write + store.idle_checkpoint
+            if due is not None and due <= time.monotonic():
+                store._last_write = None
+            else:
+                del store
+                quiet.wait(QUIET_POLL if due is None else min(QUIET_POLL, due - time.monotonic()))
+                continue
+        store.checkpoint()
+        del store
 
 
 def _damage_words(err: sqlite3.Error) -> str:

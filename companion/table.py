@@ -19,11 +19,13 @@ import secrets
 import threading
 import time
 import unicodedata
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion import snapshots
 from companion.commands import HOST, Actor, Command
 from companion.edition import EditionError
 from companion.errors import IllegalMove, InvalidCommand, SetupError, StaleState, UnknownTable
@@ -37,11 +39,17 @@ from companion.games.base import (
     Viewer,
 )
 from companion.rules import Citation, Explanation, cite, resolve_options
-from companion.store import LogEntry, Store
+from companion.settings import idle_days_setting
+from companion.snapshots import Snapshot
+from companion.store import LogEntry, Store, StoredSnapshot, StoredTable
+from companion.tablelog import TableLog
 
 UNDO_RULE = cite("core", "Undo by the host")
 #: an opened game record (``companion replay``, the host's import) is read-only
 RECORD_RULE = cite("core", "Opened game records")
+#: finished tables memory keeps (the most recently finished; older ones are
+#: read back from the store when opened)
+KEEP_FINISHED = 4
 #: the longest text of an audited note
 MAX_NOTE = 300
 #: the table screen's note on a table that started from a position block
@@ -116,27 +124,132 @@ class Table:
         origin: Any = None,
         *,
         read_only: bool = False,
+        log: TableLog | None = None,
+        snapshot_every: int = snapshots.EVERY,
     ) -> None:
         """``origin``: the state to start from instead of the setup (a
         sandbox's); kept, never changed.  ``read_only``: an opened game
-        record, looked at but never changed."""
+        record, looked at but never changed.  ``log``: the table's log as
+        :meth:`load` reads it from the store (instead of ``entries``).
+        ``snapshot_every``: a snapshot of the state every this many moves
+        (``companion.snapshots``)."""
         self.id = table_id
         self.read_only = read_only
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
         self.store = store
-        self._entries: list[LogEntry] = []
-        #: each entry's explanation lines, parsed once (the log only grows)
-        self._lines: list[tuple[Explanation, ...]] = []
-        self._undone: set[int] = set()
-        for entry in entries:
-            self._remember(entry)
+        self._log = log if log is not None else TableLog(entries)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._nudges = 0
         self._listeners: list[Listener] = []
         self._origin = origin
-        self._state = fold(self.game, config, self._entries, origin)
+        self._every = max(1, snapshot_every)
+        #: snapshots in the store only for a real table (not a sandbox's or a record's)
+        self._stores_snapshots = origin is None and not read_only
+        self._code = snapshots.code_key(self.game)
+        #: the newest snapshots, oldest first, and the moves applied since the newest
+        self._snaps: list[Snapshot] = []
+        self._since_snap = 0
+        self._state = self._rebuild()
+
+    @classmethod
+    def load(cls, stored: StoredTable, store: Store, *, snapshot_every: int = snapshots.EVERY) -> Table:
+        """A table as its store keeps it: from its newest usable snapshot and
+        the moves after it; the rest of its log is read when asked for."""
+        kinds, undos = store.log_shape(stored.id)
+        log = TableLog(kinds=kinds, undos=undos, fetch=lambda first, last: store.entries(stored.id, first, last))
+        return cls(stored.id, TableConfig.from_json(stored.config), store, log=log, snapshot_every=snapshot_every)
+
+    # snapshots ----------------------------------------------------------------
+    def _start(self) -> Any:
+        if self._origin is not None:
+            return copy.deepcopy(self._origin)
+        return start_state(self.game, self.config)
+
+    def _snapshots_before(self, seq: int) -> Iterator[Snapshot]:
+        """Usable snapshots made at or before entry ``seq``, newest first:
+        those in memory, then (for a table in the store) the store's."""
+        for snap in reversed(self._snaps):
+            if snap.seq <= seq:
+                yield snap
+        if self._stores_snapshots:
+            oldest = self._snaps[0].seq if self._snaps else seq + 1
+            try:
+                stored = self.store.snapshots(self.id, self._code)
+            except Exception:  # an unreadable cache: replay
+                stored = []
+            for found in stored:
+                if found.seq <= seq and found.seq < oldest:
+                    yield Snapshot(found.seq, found.undone, found.state)
+
+    def _base(self, seq: int) -> tuple[int, Any]:
+        """A state to replay from for entries up to ``seq``: the newest usable
+        snapshot at or before it (seq, state), else the start (0, state)."""
+        for snap in self._snapshots_before(seq):
+            if snap.seq > len(self._log) or snap.undone != self._log.undone_up_to(snap.seq):
+                continue  # made before an undo took back one of its moves
+            state = snapshots.load(snap.state)
+            if state is not None:
+                if not any(s.seq == snap.seq for s in self._snaps):
+                    self._keep(snap)
+                return snap.seq, state
+        return 0, self._start()
+
+    def _advance(self, state: Any, after: int, skip: frozenset[int] = frozenset()) -> tuple[Any, int]:
+        """``state`` (the state after entry ``after``) moved on by every move
+        in force after it, except ``skip``; with the number of moves applied.
+        Each move is parsed and checked again, as in :func:`replay`."""
+        names = self.config.seat_names()
+        undone = self._log.undone
+        applied = 0
+        for entry in self._log.between(after + 1):
+            if entry.kind != "move" or entry.seq in undone or entry.seq in skip:
+                continue
+            command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
+            move = self.game.parse(state, command)
+            self.game.check(state, move)
+            state = self.game.apply(state, move).state
+            applied += 1
+        return state, applied
+
+    def _rebuild(self) -> Any:
+        after, state = self._base(len(self._log))
+        state, self._since_snap = self._advance(state, after)
+        return state
+
+    def _keep(self, snap: Snapshot) -> None:
+        self._snaps.append(snap)
+        self._snaps.sort(key=lambda s: s.seq)
+        del self._snaps[:-snapshots.KEPT_IN_MEMORY]
+
+    def _snapshot(self, seq: int, state: Any, undone: int) -> Snapshot | None:
+        data = snapshots.dump(state)
+        return None if data is None else Snapshot(seq, undone, data)
+
+    def _for_store(self, snap: Snapshot | None) -> StoredSnapshot | None:
+        if snap is None or not self._stores_snapshots:
+            return None
+        return StoredSnapshot(snap.seq, snap.undone, self._code, snap.state)
+
+    def put_away(self, *, wait: bool = True) -> None:
+        """Keep a snapshot of the state now in the store (when the newest one
+        is older): the table comes back without replaying.  ``wait=False``:
+        skip it when someone is changing the table right now."""
+        if not self._lock.acquire(blocking=wait):
+            return
+        try:
+            if not self._stores_snapshots or self.read_only or not len(self._log):
+                return
+            if self._snaps and self._snaps[-1].seq == len(self._log):
+                return
+            snap = self._snapshot(len(self._log), self._state, len(self._log.undone))
+            stored = self._for_store(snap)
+            if snap is not None and stored is not None:
+                self.store.keep_snapshot(self.id, stored)
+                self._keep(snap)
+        finally:
+            self._lock.release()
 
     # reading ------------------------------------------------------------------
     @property
@@ -146,12 +259,12 @@ class Table:
 
     @property
     def state_no(self) -> int:
-        return len(self._entries)
+        return len(self._log)
 
     @property
     def entries(self) -> list[LogEntry]:
         with self._lock:
-            return list(self._entries)
+            return self._log.all()
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -165,13 +278,7 @@ class Table:
 
     def undone_seqs(self) -> set[int]:
         with self._lock:
-            return set(self._undone)
-
-    def _remember(self, entry: LogEntry) -> None:
-        """Keep an appended entry, its parsed lines and what it undoes."""
-        self._entries.append(entry)
-        self._lines.append(tuple(Explanation.from_json(raw) for raw in entry.explanations))
-        self._undone.update(entry.undoes())
+            return set(self._log.undone)
 
     def log(self, viewer: Viewer = TABLE_SCREEN, limit: int | None = None) -> list[dict[str, Any]]:
         """The explanation log as ``viewer`` may see it, oldest first; with
@@ -181,8 +288,10 @@ class Table:
         if limit is not None and limit <= 0:
             return out
         with self._lock:
-            for entry, lines in zip(reversed(self._entries), reversed(self._lines), strict=True):
-                visible = [e.to_json() for e in lines if e.visible_to(seat)]
+            undone = self._log.undone
+            for seq in range(len(self._log), 0, -1):
+                entry = self._log.entry(seq)
+                visible = [e.to_json() for e in self._log.lines(seq) if e.visible_to(seat)]
                 if not visible:
                     continue
                 out.append(
@@ -191,7 +300,7 @@ class Table:
                         "kind": entry.kind,
                         "actor": self.actor_label(entry.actor),
                         "source": entry.source,
-                        "undone": entry.seq in self._undone,
+                        "undone": entry.seq in undone,
                         "lines": visible,
                     }
                 )
@@ -261,10 +370,20 @@ class Table:
                 at=time.time(),
                 explanations=tuple(e.to_json() for e in outcome.explanations),
             )
-            # the entry and the finished mark in one transaction; the state in
-            # memory changes only once both are on the card
-            self.store.append(self.id, entry, finished=True if self.game.is_over(outcome.state) else None)
-            self._remember(entry)
+            over = bool(self.game.is_over(outcome.state))
+            # a snapshot every few moves, and of the final state (a finished
+            # table leaves memory and comes back from it)
+            snap = None
+            if self._since_snap + 1 >= self._every or over:
+                snap = self._snapshot(entry.seq, outcome.state, len(self._log.undone))
+            # the entry, the finished mark and the snapshot in one transaction;
+            # the state in memory changes only once they are on the card
+            self.store.append(self.id, entry, finished=True if over else None, snapshot=self._for_store(snap))
+            self._log.append(entry)
+            self._since_snap += 1
+            if snap is not None:
+                self._keep(snap)
+                self._since_snap = 0
             self._state = outcome.state
             accepted = Accepted(entry.seq, self.state_no, tuple(outcome.explanations))
             self._changed.notify_all()
@@ -279,13 +398,13 @@ class Table:
         with self._lock:
             self._refuse_if_read_only()
             self._refuse_if_stale(state_no)
-            active = [e for e in self._entries if e.kind == "move" and e.seq not in self._undone]
+            active = self._log.active_moves()
             if not active:
                 raise IllegalMove("there is nothing to undo", UNDO_RULE)
-            targets = active[-count:]
-            undo_marker = LogEntry(0, "undo", "host", "undo", {"undoes": [t.seq for t in targets]})
-            remaining = [*self._entries, undo_marker]
-            new_state = fold(self.game, self.config, remaining, self._origin)
+            targets = [self._log.entry(seq) for seq in active[-count:]]
+            first = targets[0].seq
+            after, base = self._base(first - 1)
+            new_state, _ = self._advance(base, after, frozenset(t.seq for t in targets))
             why = f" ({reason})" if reason else ""
             lines = [Explanation(f"The host undid step {t.seq}: {self.public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
             entry = LogEntry(
@@ -297,8 +416,16 @@ class Table:
                 at=time.time(),
                 explanations=tuple(e.to_json() for e in lines),
             )
-            self.store.append(self.id, entry, finished=bool(self.game.is_over(new_state)))
-            self._remember(entry)
+            # the state after the undo is a snapshot too (a second undo starts
+            # from it); those made after the first step taken back are stale
+            snap = self._snapshot(entry.seq, new_state, len(self._log.undone) + len(targets))
+            self.store.append(self.id, entry, finished=bool(self.game.is_over(new_state)),
+                              snapshot=self._for_store(snap), stale_from=first)
+            self._log.append(entry)
+            self._snaps = [s for s in self._snaps if s.seq < first]
+            self._since_snap = 0
+            if snap is not None:
+                self._keep(snap)
             self._state = new_state
             accepted = Accepted(entry.seq, self.state_no, tuple(lines))
             self._changed.notify_all()
@@ -324,7 +451,7 @@ class Table:
                 explanations=(line.to_json(),),
             )
             self.store.append(self.id, entry)
-            self._remember(entry)
+            self._log.append(entry)
             accepted = Accepted(entry.seq, self.state_no, (line,))
             self._changed.notify_all()
         self._tell_listeners(accepted)
@@ -338,8 +465,7 @@ class Table:
         """How a public line may name a logged step: its own first public line,
         or only who made it when everything it said was private (the command's
         name alone would tell the table that a secret offer was changed)."""
-        index = entry.seq - 1
-        for line in self._lines[index]:
+        for line in self._log.lines(entry.seq):
             if line.audience is None:
                 return line.text
         return f"a private step by {self.actor_label(entry.actor)}"
@@ -387,16 +513,107 @@ class Table:
 
 
 class Room:
-    """All the tables the companion keeps, backed by one store.  On start
-    every unfinished table is reopened from its log."""
+    """All the tables the companion keeps, backed by one store.
 
-    def __init__(self, store: Store) -> None:
+    Memory holds the tables in play: on start, every unfinished table that
+    moved within ``idle_days`` (the ``IDLE_DAYS`` setting); a table that
+    rested longer stays in the store, listed (:meth:`resting`) and loaded
+    the moment someone opens it.  A finished table stays for a while (the
+    ``keep_finished`` most recently finished ones), then leaves memory and
+    comes back from the store (from its final snapshot) when opened again.
+    While anyone still holds a table (a live screen, a request), opening it
+    gives that same table: there is never a second copy of one table.
+
+    Loading a table never holds up the others: it reads and replays outside
+    the room's lock, under a lock of its own (two requests for the same
+    table wait for one load)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        idle_days: float | None = None,
+        keep_finished: int = KEEP_FINISHED,
+        snapshot_every: int = snapshots.EVERY,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
-        self._tables: dict[str, Table] = {}
+        self.idle_days = idle_days_setting() if idle_days is None else idle_days
+        self.keep_finished = max(0, keep_finished)
+        self.snapshot_every = snapshot_every
         self._lock = threading.RLock()
+        #: the tables memory holds on to, in the order they came
+        self._tables: dict[str, Table] = {}
+        #: the finished ones among them, oldest first (the first to leave)
+        self._finished: dict[str, None] = {}
+        #: every table still held by anyone: the one copy a get gives
+        self._alive: weakref.WeakValueDictionary[str, Table] = weakref.WeakValueDictionary()
+        self._loading: dict[str, threading.Lock] = {}
+        store.on_finished(self._finished_in_store)
+        store.on_close(self.put_away)
+        since = clock() - self.idle_days * 86400
+        last = store.last_moves()
         for stored in store.tables(unfinished_only=True):
-            config = TableConfig.from_json(stored.config)
-            self._tables[stored.id] = Table(stored.id, config, store, store.entries(stored.id))
+            if last.get(stored.id, stored.created_at) >= since:
+                self._take(Table.load(stored, store, snapshot_every=snapshot_every))
+
+    # which tables memory keeps ---------------------------------------------------
+    def _take(self, table: Table) -> None:
+        """Hold ``table`` (just loaded or opened) and follow its end."""
+        with self._lock:
+            self._alive[table.id] = table
+            self._tables[table.id] = table
+            table.subscribe(self._moved)
+            if table.is_over():
+                self._now_finished(table.id)
+
+    def _moved(self, table: Table, _accepted: Accepted) -> None:
+        """After each accepted entry: a table undone back into play is held
+        again; one that ended may leave memory after a while."""
+        if table.is_over():
+            self._now_finished(table.id)
+        else:
+            with self._lock:
+                self._finished.pop(table.id, None)
+                if self._alive.get(table.id) is table:
+                    self._tables[table.id] = table
+
+    def _finished_in_store(self, table_id: str) -> None:
+        """The store recorded a table as finished (its last move, or the
+        host's provisional close)."""
+        self._now_finished(table_id)
+
+    def _now_finished(self, table_id: str) -> None:
+        leaving: list[Table] = []
+        with self._lock:
+            if table_id not in self._tables:
+                return
+            self._finished.pop(table_id, None)
+            self._finished[table_id] = None
+            while len(self._finished) > self.keep_finished:
+                oldest = next(iter(self._finished))
+                del self._finished[oldest]
+                table = self._tables.pop(oldest, None)
+                if table is not None:
+                    leaving.append(table)
+        for table in leaving:
+            table.put_away(wait=False)  # its final move kept one already; never wait here
+
+    def put_away(self) -> None:
+        """Keep a snapshot of every table in memory (the store is closing):
+        the next start replays nothing."""
+        with self._lock:
+            tables = list(self._tables.values())
+        for table in tables:
+            table.put_away()
+
+    def resting(self) -> list[StoredTable]:
+        """Unfinished tables in the store that memory does not hold (rested
+        longer than ``idle_days`` at start, or put away): newest first.  Any
+        of them is loaded again by :meth:`get`."""
+        with self._lock:
+            held = set(self._tables)
+        return [t for t in reversed(self.store.tables(unfinished_only=True)) if t.id not in held]
 
     def open_table(
         self,
@@ -430,26 +647,43 @@ class Room:
         start_state(game, config)  # refuse a bad configuration (or position) before anything is stored
         tid = table_id or f"t-{secrets.token_hex(3)}"
         with self._lock:
-            if tid in self._tables or self.store.table(tid) is not None:
+            if tid in self._alive or self.store.table(tid) is not None:
                 raise SetupError(f"a table called {tid!r} exists already")
             self.store.create_table(tid, game_key, config.to_json())
-            table = Table(tid, config, self.store)
-            self._tables[tid] = table
+            # the configuration as the store keeps it (read back from its JSON): the
+            # table in play is then exactly the table a restart (or a snapshot) gives
+            stored = self.store.table(tid)
+            assert stored is not None
+            table = Table(tid, TableConfig.from_json(stored.config), self.store, snapshot_every=self.snapshot_every)
+            self._take(table)
         return table
 
     def get(self, table_id: str) -> Table:
+        """The table (loaded from the store if memory does not hold it);
+        ``UnknownTable`` when there is none."""
         with self._lock:
-            table = self._tables.get(table_id)
-            if table is None:
+            table = self._alive.get(table_id)
+            if table is not None:
+                return table
+            loading = self._loading.setdefault(table_id, threading.Lock())
+        with loading:  # only this table waits for its load
+            try:
+                with self._lock:
+                    table = self._alive.get(table_id)
+                if table is not None:
+                    return table
                 stored = self.store.table(table_id)
                 if stored is None:
                     raise UnknownTable(f"there is no table {table_id!r}")
-                config = TableConfig.from_json(stored.config)
-                table = Table(stored.id, config, self.store, self.store.entries(stored.id))
-                self._tables[table_id] = table
-            return table
+                table = Table.load(stored, self.store, snapshot_every=self.snapshot_every)
+                self._take(table)
+                return table
+            finally:
+                with self._lock:
+                    self._loading.pop(table_id, None)
 
     def tables(self) -> list[Table]:
+        """The tables memory holds: those in play and the last few finished."""
         with self._lock:
             return list(self._tables.values())
 

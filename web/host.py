@@ -124,10 +124,13 @@ def home() -> str:
     d = dash()
     games, broken = loadable_games()
     open_ids = {t.id for t in d.tables()}
-    earlier = [t for t in reversed(d.room.store.tables()) if t.id not in open_ids][:30]
+    # unfinished tables memory does not hold (they rested): all listed, each resumes when opened
+    resting = [t for t in d.room.resting() if t.id not in open_ids]
+    resting_ids = {t.id for t in resting}
+    earlier = [t for t in reversed(d.room.store.tables()) if t.id not in open_ids and t.id not in resting_ids][:30]
     link = join_url(url_for("seat.join_code", code=d.join_code))
     return render_template("host_home.html", games=games, broken=broken, tables=list(reversed(d.tables())),
-                           earlier=earlier, current=d.current_id, records=d.records(), hardware=_hardware(),
+                           earlier=earlier, resting=resting, idle_days=d.room.idle_days, current=d.current_id, records=d.records(), hardware=_hardware(),
                            can_roll=can_roll_now(d.current()),
                            join_code=d.join_code, join_link=link, join_qr=qr_svg(link),
                            join_typed=typed_url(url_for("seat.join")))
