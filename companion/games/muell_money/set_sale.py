@@ -14,7 +14,7 @@ from companion.games.muell_money.auction import check_amount, record_bid
 from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import SET_AUCTION, in_force, source
-from companion.games.muell_money.sets import finish_choosing, open_sale, take_set
+from companion.games.muell_money.sets import finish_choosing, need_open_set, open_sale, take_set
 from companion.games.muell_money.state import MuellState
 from companion.games.muell_money.words import card_list, money
 from companion.rules import Explanation, say
@@ -36,11 +36,7 @@ def check_nominate(state: MuellState, move: Move) -> None:
     if seat != sale.nominator:
         raise NotYourTurn(f"it is {state.name(sale.nominator)}'s turn to name a set to auction{rule_note(state)}",
                           R.V_RULE_3)
-    if not 1 <= move.column <= state.columns:
-        raise IllegalMove(f"there are sets 1 to {state.columns}, not {move.column}", R.V_RULE_3)
-    taker = state.taken[move.column - 1]
-    if taker is not None:
-        raise IllegalMove(f"set {move.column} was taken by {state.name(taker)}", R.V_RULE_3)
+    need_open_set(state, move.column, R.V_RULE_3)
 
 
 def apply_nominate(state: MuellState, move: Move, lines: list[Explanation]) -> None:
