@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load import Browser, free_port, percentile
+from benchmarks.load import Browser, end_process, free_port, percentile
 from benchmarks.pi_budget import SOURCE, budget
 from benchmarks.report import table, write_section
 
@@ -242,12 +242,7 @@ class Server:
             return ""
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_process(self.proc)
         self._log.close()
         self.tmp.cleanup()
 

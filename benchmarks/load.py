@@ -44,6 +44,16 @@ def free_port() -> int:
         return port
 
 
+def end_process(proc: subprocess.Popen[Any]) -> None:
+    """Asks ``proc`` to stop (SIGTERM), then kills it if it has not within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 class Browser:
     """One client with its own cookies, like a phone's browser."""
 
@@ -247,11 +257,7 @@ def run(seconds: float, rate: float, clients: int, repo: Path = REPO) -> dict[st
     finally:
         for client in streams:
             client.stop.set()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        end_process(server)
         log_file.close()
         tmp.cleanup()
 

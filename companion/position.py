@@ -100,6 +100,29 @@ class Reader:
         return card_counts(self.raw[key], self.path(key), resolve)
 
 
+def pool_rest(
+    top: Reader, key: str, held: int, total: int, given: bool, *,
+    holders_key: str, pool: str, held_at: str, holders: str, unit: str,
+) -> int | None:
+    """The pieces in the common pool (``key``: the supply, the Gold Reserve)
+    beside the ``held`` ones on the seats, which together make the game's
+    ``total``.  Given, the pool is read and must make up the total; else, when
+    the held pieces were ``given``, the pool is the rest; else None (as it was).
+    """
+    if top.has(key):
+        rest = top.whole(key, 0)
+        if rest + held != total:
+            raise PositionError(
+                key, f"{rest} {pool} and {held} {held_at} make {rest + held}; the game has {total} {unit}"
+            )
+        return rest
+    if given:
+        if held > total:
+            raise PositionError(holders_key, f"{holders} hold {held} {unit}; the game has {total} {unit}")
+        return total - held
+    return None
+
+
 def seat_index(raw: Any, names: Sequence[str], where: str) -> int:
     """A seat named by its name (any case) or number."""
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < len(names):

@@ -106,6 +106,7 @@ class HardwareConfig:
             ("DEBOUNCE_LEAVE_S", "leave_s", 0.0, 60.0),
             ("SCAN_FPS", "scan_fps", 0.5, 120.0),
             ("BUTTON_SETTLE_MS", "press_settle_ms", 1.0, 2000.0),
+            ("CAMERA_MAX_EXPOSURE_MS", "max_exposure_ms", 0.1, 200.0),
         ):
             if (v := get(name)) is not None:
                 try:
@@ -130,14 +131,6 @@ class HardwareConfig:
                 if not 5 <= focus <= 500:
                     raise ValueError(f"COMPANION_CAMERA_FOCUS_CM={v!r}: must be 5-500 cm, or auto")
                 kwargs["camera_focus_cm"] = focus
-        if (v := get("CAMERA_MAX_EXPOSURE_MS")) is not None:
-            try:
-                longest = float(v)
-            except ValueError:
-                raise ValueError(f"COMPANION_CAMERA_MAX_EXPOSURE_MS={v!r} is not a number") from None
-            if not 0.1 <= longest <= 200:
-                raise ValueError(f"COMPANION_CAMERA_MAX_EXPOSURE_MS={v!r}: must be 0.1-200")
-            kwargs["max_exposure_ms"] = longest
         if (v := get("TOWER_USB")) is not None:
             parse_usb_ids(v)  # ValueError naming the variable
         if (v := get("CAMERA_SIZE")) is not None:

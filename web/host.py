@@ -363,15 +363,23 @@ def _state_no_or_400() -> int:
         abort(400, description=str(err))
 
 
+def _over_or_stale(table: Table, state_no: int) -> BaseResponse | None:
+    """The 409 for chance entered by hand too late: the game is over, or the
+    form was made for an older state; None while it still applies."""
+    if dash().finished(table):
+        return answer(409, "The game is over.", "over", _back(table))
+    if state_no != table.state_no:
+        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    return None
+
+
 @bp.post("/t/<table_id>/dice")
 @host_only
 def dice(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
     state_no = _state_no_or_400()
-    if dash().finished(table):
-        return answer(409, "The game is over.", "over", _back(table))
-    if state_no != table.state_no:
-        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    if (late := _over_or_stale(table, state_no)) is not None:
+        return late
     game = table.game
     dice_now = game.dice_to_roll(table.state)
     if not dice_now:
@@ -401,10 +409,8 @@ def dice(table_id: str) -> BaseResponse:
 def card(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
     state_no = _state_no_or_400()
-    if dash().finished(table):
-        return answer(409, "The game is over.", "over", _back(table))
-    if state_no != table.state_no:
-        return answer(409, STALE_MESSAGE, "stale", _back(table))
+    if (late := _over_or_stale(table, state_no)) is not None:
+        return late
     kinds = {k.code: k for k in table.game.card_kinds(table.config.edition)}
     code = str(request.form.get("card", ""))
     if code not in kinds:

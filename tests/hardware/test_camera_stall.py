@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from hardware.frames import BlankSource
 from hardware.runtime import TABLE_NOTES, CameraTimeout, HardwareConfig, HardwareRuntime
 from hardware.stall import CameraHealth, CameraState, FrameWatch
 from tests.hardware.cardgame import to_rolling
+from tests.hardware.test_runtime import eventually
 from tests.web.conftest import make_app
 
 
@@ -29,15 +30,6 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-def eventually(check: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.01)
-    return check()
 
 
 # the stall logic, pure ------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ import pytest
 from companion.games.base import DieFace
 from hardware import tower_protocol as proto
 from hardware.dice import DiceRoll, Observation, SerialTower, SimTower
+from tests.hardware.test_runtime import eventually
 
 
 def test_several_dice_of_one_kind_repeat_the_name() -> None:
@@ -74,21 +75,12 @@ def tower(tmp_path: Path) -> Iterator[tuple[SimTower, SerialTower, Collector]]:
     got = Collector()
     reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
     assert reader.wait_online(True, timeout=5)
-    assert wait_for(lambda: reader.hello is not None and reader.hello.again)  # it asked HELLO?, the sim said HERE
+    assert eventually(lambda: reader.hello is not None and reader.hello.again)  # it asked HELLO?, the sim said HERE
     try:
         yield sim, reader, got
     finally:
         reader.stop()
         sim.close()
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
 
 
 def d6(face: str) -> tuple[DieFace, ...]:
@@ -208,12 +200,12 @@ def test_a_tower_that_was_already_running_answers_hello_request(tmp_path: Path) 
     got = Collector()
     reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
     try:
-        assert wait_for(lambda: reader.hello is not None)
+        assert eventually(lambda: reader.hello is not None)
         assert reader.hello == proto.Hello(1, "sim-tower-1.0", again=True) and sim.asked == 1
         sim.send(proto.roll_line(41, d6("3")))
         assert got.next_roll().seq == 41
         assert reader.ask_hello()  # asked again: HERE keeps the duplicate memory
-        assert wait_for(lambda: sim.asked == 2)
+        assert eventually(lambda: sim.asked == 2)
         time.sleep(0.1)
         sim.send(proto.roll_line(41, d6("3")))
         sim.send(proto.roll_line(42, d6("6")))
@@ -232,7 +224,7 @@ def test_an_old_tower_that_does_not_answer_still_reads(tmp_path: Path) -> None:
     got = Collector()
     reader = SerialTower(str(sim.path), got.sink, got.notice, first_backoff=0.05, max_backoff=0.2).start()
     try:
-        assert reader.wait_online(True, timeout=5) and wait_for(lambda: sim.asked == 1)
+        assert reader.wait_online(True, timeout=5) and eventually(lambda: sim.asked == 1)
         assert reader.hello is None
         sim.send(proto.roll_line(7, d6("1")))
         assert got.next_roll().seq == 7

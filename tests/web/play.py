@@ -169,16 +169,27 @@ def assert_no_leaks(party: Party) -> dict[str, str]:
         found = (strings(view["game_view"]) | private_lines(table, seat))
         secrets[seat] = {s for s in found if len(s) >= 5 and s not in public_text}
     pages = viewer_pages(party)
+    assert_no_secret_shown(pages, secrets, own_text)
+    return pages
+
+
+def assert_no_secret_shown(pages: dict[str, str], secrets: dict[int, set[str]], own_text: dict[int, str],
+                           where: str = "") -> int:
+    """No viewer's page (by viewer: "table", "host", a seat's number) shows
+    another seat's ``secrets``, unless the viewer holds the same value itself
+    (in ``own_text``); the number of (page, secret) pairs checked."""
+    checked = 0
     for viewer, html in pages.items():
         me = int(viewer) if viewer.isdigit() else None
-        for seat in range(seats):
+        for seat in secrets:
             if seat == me:
                 continue
             for secret in secrets[seat]:
                 if me is not None and secret in own_text[me]:
                     continue  # this viewer holds the same value itself
-                assert not shows(html, secret), f"{viewer} sees seat {seat}'s secret {secret!r}"
-    return pages
+                assert not shows(html, secret), f"{where}{viewer} sees seat {seat}'s secret {secret!r}"
+                checked += 1
+    return checked
 
 
 def shows(html: str, secret: str) -> bool:

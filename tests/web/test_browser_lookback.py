@@ -6,8 +6,6 @@ host puts a past step on the TV, which marks it and goes back to live."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,36 +13,16 @@ import pytest
 from flask import Flask
 
 from companion.commands import Actor, Command
-from companion.store import Store
-from companion.table import Room
 from web import dashboard_of
 
-from .conftest import PIN, SEEDS, make_app
-from .test_browser import ARGS, CHROMIUM, PHONE, TV, LiveServer, shot, sync_api
+from .conftest import PIN, SEEDS
+from .test_browser import PHONE, TV, LiveServer, browser, live, shot  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[tuple[LiveServer, Flask]]:
-    room = Room(Store(tmp_path / "browser.sqlite3"))
-    app = make_app(room)
-    server = LiveServer(app)
-    yield server, app
-    server.stop()
-    room.store.close()
-
-
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts (shared/seeds) are not here")
-def test_the_rules_search_answers_as_you_type_on_a_phone(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+def test_the_rules_search_answers_as_you_type_on_a_phone(browser: Any, live: tuple[LiveServer, Flask]) -> None:  # noqa: F811
     server, app = live
     table = dashboard_of(app).room.open_table("muell-money", ["Ann", "Bob"], {"bribery": "fine-still-paid"})
     context = browser.new_context(**PHONE)
@@ -71,7 +49,7 @@ def test_the_rules_search_answers_as_you_type_on_a_phone(browser: Any, live: tup
 
 
 def test_the_host_puts_a_past_step_on_the_tv_and_the_tv_goes_back_to_live(
-    browser: Any, live: tuple[LiveServer, Flask]
+    browser: Any, live: tuple[LiveServer, Flask]  # noqa: F811
 ) -> None:
     server, app = live
     base = server.url

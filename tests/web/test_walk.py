@@ -412,6 +412,19 @@ def focus_in(page: Any, selector: str) -> bool:
     return bool(page.evaluate(f"document.querySelector({selector!r}).contains(document.activeElement)"))
 
 
+def sheet_holds_focus_until_escape(page: Any, tabs: int) -> None:
+    """The "Are you sure?" sheet opens with the focus on "Yes", keeps it
+    through ``tabs`` Tabs forward and back, and closes on Escape."""
+    page.wait_for_selector("#sheet:not([hidden])")
+    assert page.get_by_role("dialog", name="Are you sure?").count() == 1
+    assert page.evaluate("document.activeElement.dataset.sheet") == "yes"
+    for key in ["Tab"] * tabs + ["Shift+Tab"] * tabs:
+        page.keyboard.press(key)
+        assert focus_in(page, "#sheet"), f"focus left the sheet after {key}"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet", state="hidden")
+
+
 def test_a_number_field_is_named_by_its_label_and_a_tap_on_the_label_changes_nothing(
         walk: tuple[Walk, Flask]) -> None:
     w, app = walk
@@ -435,14 +448,7 @@ def test_the_confirm_sheet_holds_focus_closes_on_escape_and_gives_focus_back(wal
     before = table.state_no
     pay = page.locator("form[data-key^='pay'] button.big")
     pay.click()
-    page.wait_for_selector("#sheet:not([hidden])")
-    assert page.get_by_role("dialog", name="Are you sure?").count() == 1
-    assert page.evaluate("document.activeElement.dataset.sheet") == "yes"
-    for key in ["Tab"] * 5 + ["Shift+Tab"] * 5:
-        page.keyboard.press(key)
-        assert focus_in(page, "#sheet"), f"focus left the sheet after {key}"
-    page.keyboard.press("Escape")
-    page.wait_for_selector("#sheet", state="hidden")
+    sheet_holds_focus_until_escape(page, 5)
     assert page.evaluate("document.activeElement.closest('form') && document.activeElement.closest('form').dataset.key.startsWith('pay')")
     assert table.state_no == before  # Escape is "Cancel"
     # and "Yes" still pays
@@ -518,14 +524,7 @@ def test_on_the_host_page_the_confirm_sheet_holds_focus_and_closes_on_escape(wal
     undo = page.locator("form[action$='/undo'] button.big")
     undo.focus()
     page.keyboard.press("Enter")
-    page.wait_for_selector("#sheet:not([hidden])")
-    assert page.get_by_role("dialog", name="Are you sure?").count() == 1
-    assert page.evaluate("document.activeElement.dataset.sheet") == "yes"
-    for key in ["Tab"] * 3 + ["Shift+Tab"] * 3:
-        page.keyboard.press(key)
-        assert focus_in(page, "#sheet"), f"focus left the sheet after {key}"
-    page.keyboard.press("Escape")
-    page.wait_for_selector("#sheet", state="hidden")
+    sheet_holds_focus_until_escape(page, 3)
     assert page.evaluate("!!document.activeElement.closest(\"form[action$='/undo']\")")
     assert table.state_no == before  # Escape is "Cancel"
 

@@ -48,7 +48,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     card_kind,
 )
-from companion.position import PositionError, Reader, seat_blocks, seat_index
+from companion.position import PositionError, Reader, pool_rest, seat_blocks, seat_index
 
 TOP = ("turn", "phase", "turn_no", "meter", "bank_runs_done", "reserve", "markets", "open_cards", "banks")
 BANK = ("gold", "rating", "goods", "credit", "held", "cards", "actions")
@@ -100,17 +100,12 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
         if r.has("gold"):
             st.banks[i].gold = r.whole("gold", 0, total_gold)
     vaults = sum(b.gold for b in st.banks)
-    if top.has("reserve"):
-        st.reserve = top.whole("reserve", 0)
-        if st.reserve + vaults != total_gold:
-            raise PositionError(
-                "reserve", f"{st.reserve} in the Gold Reserve and {vaults} in the vaults make "
-                f"{st.reserve + vaults}; the game has {total_gold} gold"
-            )
-    elif any(r.has("gold") for r in readers.values()):
-        if vaults > total_gold:
-            raise PositionError("banks", f"the vaults hold {vaults} gold; the game has {total_gold} gold")
-        st.reserve = total_gold - vaults
+    reserve = pool_rest(
+        top, "reserve", vaults, total_gold, any(r.has("gold") for r in readers.values()),
+        holders_key="banks", pool="in the Gold Reserve", held_at="in the vaults", holders="the vaults", unit="gold",
+    )
+    if reserve is not None:
+        st.reserve = reserve
 
     # goods ----------------------------------------------------------------------------
     goods_given = top.has("markets") or any(r.has("goods") for r in readers.values())

@@ -9,7 +9,7 @@ from companion.errors import IllegalMove, NotYourTurn
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.cards import next_turn
 from companion.games.muell_money.moves import Move, acting_seat
-from companion.games.muell_money.state import MuellState, Phase
+from companion.games.muell_money.state import Auction, MuellState, Phase, SetSale
 from companion.games.muell_money.words import money, raw
 from companion.rules import Explanation, say
 
@@ -22,12 +22,20 @@ def check_bid(state: MuellState, move: Move) -> None:
         raise IllegalMove("no raw materials are being auctioned now", R.AUCTION)
     if seat != auction.to_bid:
         raise NotYourTurn(f"it is {state.name(auction.to_bid)}'s turn to bid", R.AUCTION)
+    check_amount(state, move, auction)
+
+
+def check_amount(state: MuellState, move: Move, bidding: Auction | SetSale) -> None:
+    """A ``bid`` beats the highest bid so far and is covered by cash in hand
+    (a ``no-bid`` always stands): the printed auction's rule, which the
+    variant's set auction follows."""
     if move.name == "no-bid":
         return
-    if move.amount <= auction.high:
+    seat = acting_seat(move)
+    if move.amount <= bidding.high:
         raise IllegalMove(
-            f"a bid must beat the highest bid so far ({money(auction.high)})"
-            if auction.high
+            f"a bid must beat the highest bid so far ({money(bidding.high)})"
+            if bidding.high
             else "a bid is at least 1 M",
             R.AUCTION,
         )
@@ -39,21 +47,29 @@ def check_bid(state: MuellState, move: Move) -> None:
         )
 
 
+def record_bid(move: Move, bidding: Auction | SetSale) -> bool:
+    """Notes the ``bid`` (the highest so far) or ``no-bid`` and passes on to
+    the next bidder: True once the last of the round has bid."""
+    seat = acting_seat(move)
+    if move.name == "bid":
+        bidding.bids.append((seat, move.amount))
+        bidding.high, bidding.high_seat = move.amount, seat
+    else:
+        bidding.bids.append((seat, None))
+    bidding.next_index += 1
+    return bidding.next_index >= len(bidding.bidders)
+
+
 def apply_bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     """``bid`` or ``no-bid``; after the seller's turn the lot is sold (or not)."""
     seat = acting_seat(move)
     auction = state.auction
     assert auction is not None
     if move.name == "bid":
-        auction.bids.append((seat, move.amount))
-        auction.high = move.amount
-        auction.high_seat = seat
         lines.append(say(f"{state.name(seat)} bids {money(move.amount)}", R.AUCTION))
     else:
-        auction.bids.append((seat, None))
         lines.append(say(f"{state.name(seat)} does not bid", R.AUCTION))
-    auction.next_index += 1
-    if auction.next_index < len(auction.bidders):
+    if not record_bid(move, auction):
         return
     seller = auction.seller
     winner = auction.high_seat

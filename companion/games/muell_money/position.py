@@ -38,7 +38,7 @@ from typing import Any
 from companion.games.muell_money.components import MAT_ROWS, POLLUTION
 from companion.games.muell_money.moves import resolve_card
 from companion.games.muell_money.state import MuellState, Phase, in_variant
-from companion.position import PositionError, Reader, card_list, seat_blocks
+from companion.position import PositionError, Reader, card_list, pool_rest, seat_blocks
 
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
        "common_waste")
@@ -116,19 +116,13 @@ def place(base: MuellState, block: Any) -> MuellState:
                     me.mat[j] = mat.whole(row, 1, len(comp.holes), " (a mat row has these holes)") - 1
     raw_total = comp.supply_total + st.raw_corrected
     towers = sum(s.raw for s in st.seats) + (st.auction.lot if st.auction else 0)  # a lot in auction
-    if top.has("supply"):
-        st.supply = top.whole("supply", 0)
-        if st.supply + towers != raw_total:
-            raise PositionError(
-                "supply", f"{st.supply} in the supply and {towers} on the towers make {st.supply + towers}; "
-                f"the game has {raw_total} raw materials"
-            )
-    elif any(r.has("raw_materials") for r in readers.values()):
-        if towers > raw_total:
-            raise PositionError(
-                "seats", f"the towers hold {towers} raw materials; the game has {raw_total}"
-            )
-        st.supply = raw_total - towers
+    supply = pool_rest(
+        top, "supply", towers, raw_total, any(r.has("raw_materials") for r in readers.values()),
+        holders_key="seats", pool="in the supply", held_at="on the towers", holders="the towers",
+        unit="raw materials",
+    )
+    if supply is not None:
+        st.supply = supply
 
     if top.has("common_waste"):
         if not in_variant(st):

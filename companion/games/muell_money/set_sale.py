@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.muell_money import citations as R
+from companion.games.muell_money.auction import check_amount, record_bid
 from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import SET_AUCTION, in_force, source
-from companion.games.muell_money.sets import finish_choosing, open_sale, take_set
+from companion.games.muell_money.sets import finish_choosing, need_open_set, open_sale, take_set
 from companion.games.muell_money.state import MuellState
 from companion.games.muell_money.words import card_list, money
 from companion.rules import Explanation, say
@@ -35,11 +36,7 @@ def check_nominate(state: MuellState, move: Move) -> None:
     if seat != sale.nominator:
         raise NotYourTurn(f"it is {state.name(sale.nominator)}'s turn to name a set to auction{rule_note(state)}",
                           R.V_RULE_3)
-    if not 1 <= move.column <= state.columns:
-        raise IllegalMove(f"there are sets 1 to {state.columns}, not {move.column}", R.V_RULE_3)
-    taker = state.taken[move.column - 1]
-    if taker is not None:
-        raise IllegalMove(f"set {move.column} was taken by {state.name(taker)}", R.V_RULE_3)
+    need_open_set(state, move.column, R.V_RULE_3)
 
 
 def apply_nominate(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -66,19 +63,7 @@ def check_set_bid(state: MuellState, move: Move) -> None:
     if seat != sale.to_bid:
         served = " (a seat that has its set may no longer bid)" if seat in state.taken else ""
         raise NotYourTurn(f"it is {state.name(sale.to_bid)}'s turn to bid{served}", R.V_RULE_3)
-    if move.name == "no-bid":
-        return
-    if move.amount <= sale.high:
-        raise IllegalMove(
-            f"a bid must beat the highest bid so far ({money(sale.high)})" if sale.high else "a bid is at least 1 M",
-            R.AUCTION,
-        )
-    if move.amount > state.seats[seat].cash:
-        raise IllegalMove(
-            f"a bid must be covered by cash in hand: {state.name(seat)} cannot bid {money(move.amount)} "
-            "(take a loan before bidding)",
-            R.AUCTION_CASH,
-        )
+    check_amount(state, move, sale)
 
 
 def apply_set_bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -86,14 +71,10 @@ def apply_set_bid(state: MuellState, move: Move, lines: list[Explanation]) -> No
     sale = state.set_sale
     assert sale is not None and sale.set_index is not None
     if move.name == "bid":
-        sale.bids.append((seat, move.amount))
-        sale.high, sale.high_seat = move.amount, seat
         lines.append(say(f"{state.name(seat)} bids {money(move.amount)} for set {sale.set_index + 1}", R.V_RULE_3))
     else:
-        sale.bids.append((seat, None))
         lines.append(say(f"{state.name(seat)} does not bid for set {sale.set_index + 1}", R.V_RULE_3))
-    sale.next_index += 1
-    if sale.next_index < len(sale.bidders):
+    if not record_bid(move, sale):
         return
     col = sale.set_index
     if sale.high_seat is not None:

@@ -11,7 +11,7 @@ from companion.games.muell_money.negotiation import SET_AUCTION, in_force
 from companion.games.muell_money.state import MuellState, Phase, SetSale
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.words import card_list, plural
-from companion.rules import Explanation, say
+from companion.rules import Citation, Explanation, say
 
 
 def new_grid(state: MuellState) -> None:
@@ -56,11 +56,17 @@ def refill_deck(state: MuellState, lines: list[Explanation]) -> None:
 
 def check_choose(state: MuellState, move: Move) -> None:
     need_turn(state, acting_seat(move), Phase.CHOOSE, "sets are not being chosen now", "choose a set", R.SELECT)
-    if not 1 <= move.column <= state.columns:
-        raise IllegalMove(f"there are sets 1 to {state.columns}, not {move.column}", R.SELECT)
-    taker = state.taken[move.column - 1]
+    need_open_set(state, move.column, R.SELECT)
+
+
+def need_open_set(state: MuellState, column: int, rule: Citation) -> None:
+    """Set ``column`` (1-based) is on the table and not taken yet: to choose
+    it, or (adopted rule 3) to name it for auction."""
+    if not 1 <= column <= state.columns:
+        raise IllegalMove(f"there are sets 1 to {state.columns}, not {column}", rule)
+    taker = state.taken[column - 1]
     if taker is not None:
-        raise IllegalMove(f"set {move.column} was taken by {state.name(taker)}", R.SELECT)
+        raise IllegalMove(f"set {column} was taken by {state.name(taker)}", rule)
 
 
 def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:

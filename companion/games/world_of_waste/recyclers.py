@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from companion.errors import IllegalMove
 from companion.games.world_of_waste.citations import (
-    MARKET_RULE,
     RECYCLER_DRAW_RULE,
     RECYCLER_REMOVE_RULE,
     RECYCLER_RULE,
-    SORT_RULE,
 )
 from companion.games.world_of_waste.components import RECYCLER, CardRef, count_of
 from companion.games.world_of_waste.deck import take_all_from_deck, take_from
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, deck_count, recyclers_to_play
-from companion.games.world_of_waste.turns import actor_seat, need_phase, one_seat
+from companion.games.world_of_waste.turns import actor_seat, need_phase, need_unsorted, one_seat
 from companion.rules import Explanation, say
 
 
@@ -24,10 +22,7 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
     seat = actor_seat(state, move, chance=False, host=False, rule=RECYCLER_RULE)
     name = state.names[seat]
     cat = state.catalog
-    if state.sorted[seat]:
-        raise IllegalMove(f"{name} has sorted this round's waste already", SORT_RULE)
-    if state.face_down_due[seat]:
-        raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
+    need_unsorted(state, seat)
     if state.drawing[seat]:
         raise IllegalMove(f"{name}'s Recycler is still drawing {count_of(state.drawing[seat], 'card')}", RECYCLER_DRAW_RULE)
     if not recyclers_to_play(state, seat):

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from companion.commands import ActorKind
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.world_of_waste.citations import (
-    MARKET_RULE,
     RECYCLER_DRAW_RULE,
     RECYCLER_RULE,
     SORT_RULE,
@@ -25,7 +24,7 @@ from companion.games.world_of_waste.state import (
     type_counts,
     where_is,
 )
-from companion.games.world_of_waste.turns import actor_seat, need_phase
+from companion.games.world_of_waste.turns import actor_seat, need_phase, need_unsorted
 from companion.rules import Explanation, say
 
 
@@ -38,10 +37,7 @@ def sort(state: WasteState, move: Move) -> list[Explanation]:
 def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
     name = state.names[seat]
     cat = state.catalog
-    if state.sorted[seat]:
-        raise IllegalMove(f"{name} has sorted this round's waste already", SORT_RULE)
-    if state.face_down_due[seat]:
-        raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
+    need_unsorted(state, seat)
     if state.drawing[seat]:
         raise IllegalMove(f"{name}'s Recycler still draws {count_of(state.drawing[seat], 'card')} into the station", RECYCLER_DRAW_RULE)
     left = recyclers_to_play(state, seat)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.commands import ActorKind
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
+from companion.games.world_of_waste.citations import MARKET_RULE, SORT_RULE
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, phase_rule, waiting_for
 from companion.rules import Citation
@@ -31,6 +32,16 @@ def need_phase(state: WasteState, move: Move, *phases: Phase) -> None:
         raise IllegalMove(
             f"'{move.name}' is not possible now: {waiting_for(state)}", phase_rule(state.phase)
         )
+
+
+def need_unsorted(state: WasteState, seat: int) -> None:
+    """The seat still plays its hand this round (to recycle or to sort): it
+    has not sorted yet and owes no face-down card of a bonus pile taken."""
+    name = state.names[seat]
+    if state.sorted[seat]:
+        raise IllegalMove(f"{name} has sorted this round's waste already", SORT_RULE)
+    if state.face_down_due[seat]:
+        raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
 
 
 def one_seat(state: WasteState, move: Move, waiting: list[int], rule: Citation) -> int:
