@@ -88,15 +88,7 @@ def state_at(
         if any(s <= at for e in later for s in e.undoes()):
             start = None
         else:
-            undone = {s for e in later for s in e.undoes()}
-            names = config.seat_names()
-            for entry in later:
-                if entry.kind != "move" or entry.seq in undone:
-                    continue
-                command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
-                move = game.parse(state, command)
-                game.check(state, move)
-                state = game.apply(state, move).state
+            state = fold(game, config, later, origin=state)  # the kept state, continued
     if start is None:
         state = fold(game, config, entries[:step])
     if key is not None:
@@ -118,8 +110,7 @@ def states_around(
     if entry.kind == "move":
         command = Command(Actor.parse(entry.actor, config.seat_names()), entry.name, entry.args, None, entry.source)
         move = game.parse(before, command)
-        game.check(before, move)
-        after = game.apply(copy.deepcopy(before), move).state
+        after = game.check_and_apply(before, move).state  # on a copy: ``before`` stays as it was
         if key is not None:
             CHECKPOINTS.keep(key, entries, step, after)
     elif entry.kind == "undo":

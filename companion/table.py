@@ -103,8 +103,8 @@ def replay(
             continue
         command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
         move = game.parse(state, command)
-        game.check(state, move)
-        state = game.apply(state, move).state
+        # checked and made in one go, on the state itself (a refusal here ends the replay)
+        state = game.check_and_apply(state, move, in_place=True).state
         yield entry, state
 
 
