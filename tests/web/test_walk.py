@@ -18,6 +18,7 @@ Screenshots go to ``test-artifacts/walk-*.png``."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -190,6 +191,24 @@ GEOMETRY = r"""(kind) => {
 }"""
 
 
+#: the TV's board has been fitted to its box (a live update that redraws it is
+#: fitted again on the next frame): measured only then, or after 3 s anyway
+SETTLED = """() => {
+  const fit = document.querySelector('.board-fit');
+  if (!fit || !fit.dataset.scale) return false;
+  return fit.getBoundingClientRect().bottom <= fit.parentElement.getBoundingClientRect().bottom + 1;
+}"""
+
+
+def settle(page: Any) -> None:
+    """Let the TV finish fitting its board (on a loaded machine the stream's
+    first redraw can land between the fit and the measurement).  A board that
+    never fits is still measured, and reported, after the wait."""
+    with contextlib.suppress(sync_api.TimeoutError):
+        page.wait_for_function(SETTLED, timeout=3000)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def go(page: Any, url: str) -> None:
     """Open ``url`` in a reused page.  A live page may be moving itself just
     then (a TV follows the table being played): that navigation wins, and the
@@ -234,6 +253,7 @@ class Walk:
             page.wait_for_selector("#live.keep-shown:not(.secrets-veiled)", state="attached")
         if screen in TVS and page.locator(".board-fit").count():
             page.wait_for_function("document.querySelector('.board-fit').dataset.scale")
+            settle(page)
         self.check(page, screen, label)
         return page
 
