@@ -23,7 +23,24 @@ Fields (all optional; what is not given stays as in the base state):
 * ``supply``: raw materials in the common supply (else what the towers leave
   of the 50);
 * ``common_waste``: in the simulation variant, the common waste board's
-  marker (0 = its first space).
+  marker (0 = its first space);
+* ``adopted``: in the simulation variant, the rules the table adopted by
+  vote, oldest first, each ``{"rule": 2, "vote": 1, "round": 3}`` (``rule``:
+  a proposal's number or key, one the table agreed at setup, never ``repeal``;
+  ``vote``: the vote that adopted it, by default its place in the list;
+  ``round``: by default the position's round); ``[]`` repeals them all.
+  With rule 3 in force, a position in ``choose`` auctions the sets (the
+  first seat without cards from the start player on names one);
+* ``vote``: in the simulation variant, a proposal being voted on (the phase
+  is then ``vote``; ``null`` calls it off):
+  ``{"proposer": "Ann", "proposal": 2, "repeal": null, "number": 1,
+  "ballots": {"Ann": {"choice": "for", "votes": 2, "bribery": false}}}``;
+  ``number`` by default follows the adopted rules' votes; ``ballots`` are
+  the votes already cast (``votes`` by default the seat's weight from its
+  cash now, plus Bribery's extra vote; a Bribery vote's card is still held,
+  discarded when the vote is counted); the other seats are still to vote,
+  from the proposer on.  A seat's ballot is as secret as its cash: the block
+  is the host's what-if sandbox and scripts, never a seat's screen.
 
 Cash comes from or goes back to the bank, as a host correction would.
 """
@@ -35,15 +52,23 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.muell_money.components import MAT_ROWS, POLLUTION
-from companion.games.muell_money.moves import resolve_card
-from companion.games.muell_money.state import MuellState, Phase, in_variant
+from companion.games.muell_money.components import BRIBERY, MAT_ROWS, POLLUTION
+from companion.games.muell_money.moves import PROPOSAL_KEYS, resolve_card
+from companion.games.muell_money.negotiation import REPEAL, in_force, offered, title
+from companion.games.muell_money.pollution import cards_held
+from companion.games.muell_money.sets import open_sale
+from companion.games.muell_money.state import Adopted, Ballot, MuellState, Phase, Vote, in_variant
+from companion.games.muell_money.votes import weight
+from companion.games.muell_money.words import VOTE_CHOICES
 from companion.position import PositionError, Reader, card_list, seat_blocks
 
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
-       "common_waste")
+       "common_waste", "adopted", "vote")
+ADOPTED = ("rule", "vote", "round")
+VOTE = ("proposer", "proposal", "repeal", "number", "ballots")
+BALLOT = ("choice", "votes", "bribery")
 SEAT = ("cash", "loans", "raw_materials", "waste", "column", "row", "mat", "cards", "kept_card")
-PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY}
+PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY, "vote": Phase.VOTE}
 CARD_FIELDS = ("sets", "deck", "discard", "set_aside")
 
 
@@ -78,6 +103,16 @@ def describe(state: MuellState) -> dict[str, Any]:
     block["supply"] = state.supply
     if in_variant(state):
         block["common_waste"] = state.common_waste
+        block["adopted"] = [{"rule": a.proposal, "vote": a.vote, "round": a.round} for a in state.adopted]
+        v = state.vote
+        block["vote"] = None if v is None else {
+            "proposer": state.name(v.proposer),
+            "proposal": v.proposal,
+            "repeal": v.repeal,
+            "number": v.number,
+            "ballots": {state.name(b.seat): {"choice": b.choice, "votes": b.weight, "bribery": b.bribery}
+                        for b in v.ballots},
+        }
     return block
 
 
@@ -140,9 +175,22 @@ def place(base: MuellState, block: Any) -> MuellState:
         st.round = top.whole("round", 1, 99)
     if top.has("start_player"):
         st.start_seat = top.seat("start_player", names)
+    if top.has("adopted"):
+        _place_adopted(st, top)
     phase = st.phase  # the base's own phase (an auction, a check) may be named: it stays
     if top.has("phase") and top.get("phase") != st.phase.value:
         phase = PHASES[top.text("phase", tuple(PHASES))]
+        if phase is Phase.VOTE and not in_variant(st):
+            raise PositionError("phase", "votes are held in the simulation variant only")
+    vote_given = top.has("vote") and top.get("vote") is not None
+    if vote_given:
+        if top.has("phase") and phase is not Phase.VOTE:
+            raise PositionError("vote", f"a vote in progress is phase 'vote', not '{phase.value}'")
+        phase = Phase.VOTE
+    elif top.has("vote") and phase is Phase.VOTE:
+        raise PositionError("vote", "a vote called off needs the phase the table goes on in (e.g. 'play')")
+    if phase is Phase.VOTE and not vote_given and st.vote is None:
+        raise PositionError("vote", "phase 'vote' needs the proposal being voted on")
     if phase is not st.phase and st.phase not in PHASES.values():
         raise PositionError("phase", f"the base position is in the middle of {_busy(st)}; finish it first")
 
@@ -153,10 +201,17 @@ def place(base: MuellState, block: Any) -> MuellState:
     if changed_phase:
         st.auction = None
         st.check = None
+        st.vote = None
+        st.set_sale = None
+    if vote_given:
+        _place_vote(st, top.get("vote"), names)
     st.end_reached = any(s.column >= comp.end_column for s in st.seats)
     turn = top.seat("turn", names) if top.has("turn") else None
     if moved or changed_phase or (turn is not None and turn != st.turn):
         _place_turn(st, turn, names)
+    elif top.has("adopted") and st.phase is Phase.CHOOSE and st.set_sale is None:
+        _place_turn(st, turn, names)  # rule 3 adopted or repealed: the sets are auctioned, or chosen
+    st.votes_held = max([st.votes_held, *(a.vote for a in st.adopted), *([st.vote.number] if st.vote else [])])
     for where, why in problems(st):
         raise PositionError(where, why)
     return st
@@ -250,6 +305,116 @@ def _place_cards(
     return True
 
 
+def _rule(raw: Any, where: str) -> str:
+    """A proposal's key from its number or key."""
+    text = str(raw).strip().lower() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
+    if text not in PROPOSAL_KEYS:
+        keys = ", ".join(sorted(set(PROPOSAL_KEYS.values())))
+        raise PositionError(where, f"must be a proposal (1-4 or {keys}), not {raw!r}")
+    return PROPOSAL_KEYS[text]
+
+
+def _agreed(st: MuellState, key: str, where: str) -> None:
+    if key not in offered(st):
+        agreed = ", ".join(title(k) for k in offered(st)) or "none"
+        raise PositionError(where, f"the table did not agree at setup to propose '{title(key)}' (agreed: {agreed})")
+
+
+def _place_adopted(st: MuellState, top: Reader) -> None:
+    """The rules in force by vote, oldest first."""
+    if not in_variant(st):
+        raise PositionError("adopted", "the table does not play the simulation variant")
+    raw = top.get("adopted")
+    if not isinstance(raw, list):
+        raise PositionError("adopted", "must be a list of rules, each {\"rule\": 2, \"vote\": 1, \"round\": 3}")
+    adopted: list[Adopted] = []
+    for k, one in enumerate(raw):
+        where = f"adopted[{k}]"
+        r = Reader(one, where, ADOPTED)
+        if not r.has("rule"):
+            raise PositionError(f"{where}.rule", "names the rule adopted (1-3 or its key)")
+        key = _rule(r.get("rule"), r.path("rule"))
+        if key == REPEAL:
+            raise PositionError(r.path("rule"), "a repeal is not a rule in force: leave the repealed rule out")
+        _agreed(st, key, r.path("rule"))
+        if any(a.proposal == key for a in adopted):
+            raise PositionError(r.path("rule"), f"'{title(key)}' is listed twice")
+        number = r.whole("vote", 1, 999) if r.has("vote") else k + 1
+        if adopted and number <= adopted[-1].vote:
+            raise PositionError(r.path("vote"), f"the rules are listed oldest first: vote {number} follows "
+                                f"vote {adopted[-1].vote}")
+        rnd = r.whole("round", 1, st.round, " (the position's round)") if r.has("round") else st.round
+        if adopted and rnd < adopted[-1].round:
+            raise PositionError(r.path("round"), f"vote {number} came after vote {adopted[-1].vote}, "
+                                f"held in round {adopted[-1].round}")
+        adopted.append(Adopted(key, number, rnd))
+    st.adopted = adopted
+
+
+def _place_vote(st: MuellState, raw: Any, names: list[str]) -> None:
+    """A proposal being voted on, with the ballots cast so far."""
+    if not in_variant(st):
+        raise PositionError("vote", "the table does not play the simulation variant")
+    r = Reader(raw, "vote", VOTE)
+    for need in ("proposer", "proposal"):
+        if not r.has(need):
+            raise PositionError(f"vote.{need}", "is needed for a vote in progress")
+    proposer = r.seat("proposer", names)
+    key = _rule(r.get("proposal"), "vote.proposal")
+    _agreed(st, key, "vote.proposal")
+    repeal: str | None = None
+    if key == REPEAL:
+        if not r.has("repeal") or r.get("repeal") is None:
+            raise PositionError("vote.repeal", "a repeal names the adopted rule it would cancel")
+        repeal = _rule(r.get("repeal"), "vote.repeal")
+        if in_force(st, repeal) is None:
+            now = ", ".join(title(a.proposal) for a in st.adopted) or "none"
+            raise PositionError("vote.repeal", f"'{title(repeal)}' is not in force (in force: {now})")
+    else:
+        if r.has("repeal") and r.get("repeal") is not None:
+            raise PositionError("vote.repeal", "only a repeal (proposal 4) names a rule to cancel")
+        if in_force(st, key) is not None:
+            raise PositionError("vote.proposal", f"'{title(key)}' is already in force")
+    last = max([0, *(a.vote for a in st.adopted)])
+    number = r.whole("number", last + 1, 999, " (votes are numbered after the adopted rules' votes)") \
+        if r.has("number") else max(last, st.votes_held) + 1
+    vote = Vote(number=number, proposer=proposer, proposal=key, repeal=repeal)
+    values = st.comp.variant
+    assert values is not None
+    cast = seat_blocks(r.get("ballots"), names, "vote.ballots") if r.has("ballots") else {}
+    for seat in sorted(cast, key=lambda i: (i - proposer) % st.n):  # in voting order, from the proposer
+        b = Reader(cast[seat], f"vote.ballots.{names[seat]}", BALLOT)
+        if not b.has("choice"):
+            raise PositionError(b.path("choice"), f"is one of {', '.join(VOTE_CHOICES)}")
+        choice = b.text("choice", tuple(VOTE_CHOICES))
+        if choice == "abstain" and st.options["vote_abstain"] == "everyone-votes":
+            raise PositionError(b.path("choice"), "this table agreed that every seat votes for or against")
+        bribery = b.flag("bribery") if b.has("bribery") else False
+        if bribery:
+            if choice == "abstain":
+                raise PositionError(b.path("bribery"), "Bribery gives an extra vote: it cannot be used to abstain")
+            if st.options["vote_count"] == "voters":
+                raise PositionError(b.path("bribery"), "this table counts voters, not votes")
+            if BRIBERY not in cards_held(st.seats[seat]):
+                raise PositionError(b.path("bribery"), f"{names[seat]} holds no Bribery card (it is discarded "
+                                    "when the vote is counted)")
+        extra = values.bribery_extra_votes if bribery else 0
+        brackets = sorted({values.votes_below_10, values.votes_10_to_20, values.votes_above_20})
+        if b.has("votes"):
+            votes = b.whole("votes", 0)
+            allowed = [0] if choice == "abstain" else [w + extra for w in brackets]
+            if votes not in allowed:
+                raise PositionError(b.path("votes"), f"is one of {', '.join(map(str, allowed))}, not {votes}")
+        else:
+            votes = 0 if choice == "abstain" else weight(st, st.seats[seat].cash) + extra
+        vote.ballots.append(Ballot(seat, choice, votes, bribery))
+    vote.pending = [(proposer + k) % st.n for k in range(st.n) if (proposer + k) % st.n not in cast]
+    if not vote.pending:
+        raise PositionError("vote.ballots", "every seat has voted: the vote is counted, no longer in progress")
+    st.vote = vote
+    st.set_sale = None
+
+
 def _within(comp: Any, placed: Counter[str], where: str) -> None:
     for kind in comp.kinds:
         if placed[kind.name] > kind.copies:
@@ -265,7 +430,16 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
         st.turn = None
         for s in st.seats:
             s.passed = False
+    elif st.phase is Phase.CHOOSE and in_force(st, "set-auction") is not None:
+        if turn is not None and turn != st.start_seat:
+            raise PositionError("turn", f"the sets are auctioned (adopted rule 3): the start player "
+                                f"({names[st.start_seat]}) names the first")
+        st.taken = [None] * st.columns
+        for s in st.seats:
+            s.passed = False
+        open_sale(st, st.start_seat, [])
     elif st.phase is Phase.CHOOSE:
+        st.set_sale = None
         if turn is not None and turn != st.start_seat:
             raise PositionError("turn", f"the start player ({names[st.start_seat]}) chooses first")
         st.turn = st.start_seat
@@ -287,12 +461,19 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
             if turn is None:
                 raise PositionError("phase", "in play at least one seat holds a card and has not passed")
         st.turn = turn
+    elif st.phase is Phase.VOTE:
+        if turn is not None:
+            raise PositionError("turn", "nobody has a turn during a vote: every seat votes on its own phone")
+        for s in st.seats:
+            s.passed = s.retained is not None
+        st.turn = None
     else:
         raise PositionError("turn", f"the turn is given by {_busy(st)}")
 
 
 def _busy(st: MuellState) -> str:
-    return "an auction" if st.phase is Phase.AUCTION else "a pollution check" if st.phase is Phase.CHECK else "the end"
+    return {Phase.AUCTION: "an auction", Phase.CHECK: "a pollution check", Phase.VOTE: "a vote",
+            Phase.SET_AUCTION: "a set auction"}.get(st.phase, "the end")
 
 
 def _resolver(st: MuellState) -> Any:
@@ -364,6 +545,9 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
             out.append(("common_waste", f"the common waste board runs from 0 to {top}"))
         if any(not 0 <= k < state.n for k in state.polluters):
             out.append(("common_waste", "only seats move the common waste marker"))
+        out += _vote_problems(state)
+    elif state.adopted or state.vote is not None:
+        out.append(("adopted", "only the simulation variant adopts rules by vote"))
     in_auction = state.auction.lot if state.auction else 0
     if state.supply < 0:
         out.append(("supply", "cannot be negative"))
@@ -376,9 +560,40 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
             out.append(("sets", "while dealing, the sets are laid one row at a time, left to right (3 rows in all)"))
     if state.phase is Phase.CHOOSE and any(len(c) != 3 for c, t in zip(state.grid, state.taken, strict=True) if t is None):
         out.append(("sets", "sets are chosen when each holds 3 different cards"))
-    if state.phase is Phase.PLAY:
-        if any(state.grid):
-            out.append(("sets", "in play the sets lie in front of the seats (as their cards), not on the table"))
-        if state.turn is None or not state.seats[state.turn].hand or state.seats[state.turn].passed:
-            out.append(("turn", "the seat to play holds a card and has not passed"))
+    if state.phase in (Phase.PLAY, Phase.VOTE) and any(state.grid):
+        out.append(("sets", "in play the sets lie in front of the seats (as their cards), not on the table"))
+    if state.phase is Phase.PLAY and (
+        state.turn is None or not state.seats[state.turn].hand or state.seats[state.turn].passed
+    ):
+        out.append(("turn", "the seat to play holds a card and has not passed"))
+    return out
+
+
+def _vote_problems(state: MuellState) -> list[tuple[str, str]]:
+    """The adopted rules and a vote in progress (simulation variant)."""
+    out: list[tuple[str, str]] = []
+    keys = [a.proposal for a in state.adopted]
+    if len(set(keys)) != len(keys) or REPEAL in keys:
+        out.append(("adopted", "each rule is in force once, and a repeal is never a rule in force"))
+    numbers = [a.vote for a in state.adopted]
+    if numbers != sorted(set(numbers)) or any(n > state.votes_held for n in numbers):
+        out.append(("adopted", "the rules are adopted by distinct votes already held, oldest first"))
+    vote = state.vote
+    if (vote is not None) != (state.phase is Phase.VOTE):
+        out.append(("vote", "a proposal is voted on exactly while the phase is 'vote'"))
+    if vote is None:
+        return out
+    if state.turn is not None:
+        out.append(("turn", "nobody has a turn during a vote"))
+    voted = [b.seat for b in vote.ballots]
+    if sorted(voted + vote.pending) != list(range(state.n)) or not vote.pending:
+        out.append(("vote.ballots", "each seat votes once, and a vote in progress waits for at least one"))
+    for b in vote.ballots:
+        if b.bribery and BRIBERY not in cards_held(state.seats[b.seat]):
+            out.append((f"vote.ballots.{state.name(b.seat)}.bribery",
+                        "a Bribery card used in a vote is held until the vote is counted"))
+    if vote.proposal == REPEAL and (vote.repeal is None or in_force(state, vote.repeal) is None):
+        out.append(("vote.repeal", "a repeal names a rule in force"))
+    if vote.proposal != REPEAL and in_force(state, vote.proposal) is not None:
+        out.append(("vote.proposal", "a rule in force is not proposed again"))
     return out
