@@ -25,6 +25,7 @@ def test_the_variant_on_the_screen_and_the_phones(app: Flask, host: FlaskClient)
     assert "is printed on the back of the rules" in screen  # the data note
     assert "The table&#39;s current rules" in screen or "The table's current rules" in screen
     assert "Waste Disposal moves the common marker back only two spaces" in screen
+    assert "Rules adopted by vote" in screen and "None yet" in screen
     # sets: 1 = Waste Inspection, Growth, Innovate; 2 = Waste Inspection, Hire/Fire, Order; 3 = Order, Growth, Innovate
     for card in ["Waste Inspection", "Waste Inspection", "Order", "Growth", "Hire/Fire", "Growth",
                  "Innovate", "Order", "Innovate"]:
@@ -43,6 +44,9 @@ def test_the_variant_on_the_screen_and_the_phones(app: Flask, host: FlaskClient)
     table.submit(Command(Actor.of_seat(1), "vote", {"choice": "for"}))
     screen = app.test_client().get(f"/t/{tid}").text
     assert "adopted by the table&#39;s vote 1 in round 1" in screen or "adopted by the table's vote 1 in round 1" in screen
+    # the TV folds nothing away: the rules adopted by vote stand above its log (the phones fold the whole list)
+    above_log = screen[screen.index('class="screen-rules"'):screen.index("What happened")]
+    assert "Rules adopted by vote" in above_log and "3) The sets are auctioned" in above_log
 
 
 def test_the_variants_own_settings_are_folded_under_it_on_the_setup_page(host: FlaskClient) -> None:
