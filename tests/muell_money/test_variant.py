@@ -228,6 +228,15 @@ def test_weights_follow_the_cash_brackets_and_bribery_adds_one_for_1_m() -> None
     assert "2 votes for, 2 votes against: a tie is not a majority: rejected" in " ".join(public)
     assert "Bribery used in the vote is discarded: Ann" in " ".join(public)
     assert "Bribery" not in s.state.seats[0].hand and s.state.adopted == []
+    # a seat whose cash does not cover Bribery's 1 M takes a loan before voting, never in the middle of
+    # the secret vote (a forced loan would show the table who used Bribery, and that its cash was short)
+    s = negotiating(ann_cash=0, bob_cash=20)
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    refusal = s.refuse("Ann", "vote", "take a loan first", choice="for", bribery=True)
+    assert refusal.rule == R.V_BRIBERY_WEIGHT and "0" not in refusal.message
+    s.do("Ann", "loan")
+    s.do("Ann", "vote", choice="for", bribery=True)
+    assert s.state.seats[0].cash == 9 and s.state.vote is not None and s.state.vote.ballots[0].weight == 3
 
 
 def test_vote_options_tie_abstain_and_voters() -> None:

@@ -48,6 +48,13 @@ def check_vote(state: MuellState, move: Move) -> None:
             raise IllegalMove("this table counts voters, not votes: Bribery's extra vote does not count", R.V_MAJORITY)
         if BRIBERY not in cards_held(state.seats[seat]):
             raise IllegalMove(f"{state.name(seat)} holds no Bribery card to use in the vote", R.V_BRIBERY_WEIGHT)
+        values = state.comp.variant
+        assert values is not None
+        if state.seats[seat].cash < values.bribery_vote_cost:
+            # a loan forced in the middle of a secret vote would show at the table who used Bribery and
+            # that its cash was short (its weight): the seat takes a loan first, as before an auction bid
+            raise IllegalMove(f"Bribery's {money(values.bribery_vote_cost)} in a vote is paid from cash in hand: "
+                              "take a loan first, then vote", R.V_BRIBERY_WEIGHT)
 
 
 def apply_vote(state: MuellState, move: Move, lines: list[Explanation]) -> None:
