@@ -165,3 +165,11 @@ def test_no_page_stream_refusal_hint_or_log_line_shows_a_seats_ballot_to_another
     assert own[0] in record
     assert "The host exported the game record (it holds every seat&#39;s secrets)" in \
         app.test_client().get(f"/t/{tid}").text
+    # and looking back at each step of the vote: the TV, the host (also "as a seat"), another phone
+    for k in range(1, table.state_no + 1):
+        for client, url in ((app.test_client(), f"/t/{tid}/step/{k}"), (host, f"/host/t/{tid}/step/{k}"),
+                            (host, f"/host/t/{tid}/step/{k}?as=seat:0"), (party.phones[1], f"/s/{tid}/1/step/{k}")):
+            page = client.get(url)
+            assert page.status_code == 200, url
+            for word in ("Ann, you vote", "Cy, you vote", "with 4 votes", "(3 votes)", "(1 vote)"):
+                assert word not in page.text, (url, word)
