@@ -453,3 +453,20 @@ def test_random_variant_games_meet_the_desastre_watch() -> None:
                 assert after.disaster
                 assert any("désastre" in h.label for h in GAME.actions(after, HOST) if h.command == "end")
     assert seen > 0
+
+
+def test_the_variants_sentences_are_collected_in_words_py() -> None:
+    """Every sentence the variant's own modules say is a template in
+    ``words.VARIANT_SAYS`` (a translation replaces that table), and each
+    template is used: no sentence is written in the modules themselves."""
+    import inspect
+    import re
+
+    from companion.games.muell_money import disaster, negotiation, set_sale, votes
+    from companion.games.muell_money.words import VARIANT_SAYS
+
+    code = "".join(inspect.getsource(m) for m in (votes, negotiation, set_sale, disaster))
+    assert [k for k in VARIANT_SAYS if f'variant_says("{k}"' not in code and f'"{k}"' not in code] == []
+    for m in (votes, negotiation, set_sale, disaster):
+        for call in re.findall(r"(?:say|IllegalMove|NotYourTurn)\(\s*f?\"", inspect.getsource(m)):
+            raise AssertionError(f"{m.__name__} writes a sentence itself: {call}")
