@@ -456,16 +456,17 @@ def test_random_variant_games_meet_the_desastre_watch() -> None:
 
 
 def test_the_variants_sentences_are_collected_in_words_py() -> None:
-    """Every sentence the variant's own modules say is a template in
-    ``words.VARIANT_SAYS`` (a translation replaces that table), and each
-    template is used: no sentence is written in the modules themselves."""
+    """Every sentence the variant's own modules say (and its status lines,
+    buttons and the rules' source) is a template in ``words.VARIANT_SAYS``
+    (a translation replaces that table), and each template is used: the
+    variant's own modules write no sentence themselves."""
     import inspect
     import re
 
-    from companion.games.muell_money import disaster, negotiation, set_sale, votes
+    from companion.games.muell_money import disaster, hints, negotiation, set_sale, status, views, votes
     from companion.games.muell_money.words import VARIANT_SAYS
 
-    code = "".join(inspect.getsource(m) for m in (votes, negotiation, set_sale, disaster))
+    code = "".join(inspect.getsource(m) for m in (votes, negotiation, set_sale, disaster, status, hints, views))
     assert [k for k in VARIANT_SAYS if f'variant_says("{k}"' not in code and f'"{k}"' not in code] == []
     for m in (votes, negotiation, set_sale, disaster):
         for call in re.findall(r"(?:say|IllegalMove|NotYourTurn)\(\s*f?\"", inspect.getsource(m)):

@@ -13,7 +13,7 @@ from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.status import status
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.waste import seat_zone, track, zone
-from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS
+from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, variant_says
 
 #: the rules the variant always changes, with where the text says so
 VARIANT_CHANGES = tuple(
@@ -148,7 +148,7 @@ def rules_in_force(state: MuellState) -> list[dict[str, Any]]:
     """The variant's rules as the table plays them now, each with its source:
     the changes the text makes always, then the rules adopted by vote."""
     out: list[dict[str, Any]] = [
-        {"rule": text, "source": "the variant's text", "citation": cite.to_json()}
+        {"rule": text, "source": variant_says("from_the_text"), "citation": cite.to_json()}
         for text, cite in VARIANT_CHANGES
     ]
     for a in state.adopted:
