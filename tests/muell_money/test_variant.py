@@ -463,10 +463,19 @@ def test_the_variants_sentences_are_collected_in_words_py() -> None:
     import inspect
     import re
 
-    from companion.games.muell_money import disaster, hints, negotiation, set_sale, status, views, votes
+    from companion.games.muell_money import (
+        cards,
+        disaster,
+        hints,
+        negotiation,
+        set_sale,
+        status,
+        views,
+        votes,
+    )
     from companion.games.muell_money.words import VARIANT_SAYS
 
-    code = "".join(inspect.getsource(m) for m in (votes, negotiation, set_sale, disaster, status, hints, views))
+    code = "".join(inspect.getsource(m) for m in (votes, negotiation, set_sale, disaster, status, hints, views, cards))
     assert [k for k in VARIANT_SAYS if f'variant_says("{k}"' not in code and f'"{k}"' not in code] == []
     for m in (votes, negotiation, set_sale, disaster):
         for call in re.findall(r"(?:say|IllegalMove|NotYourTurn)\(\s*f?\"", inspect.getsource(m)):

@@ -108,6 +108,19 @@ VARIANT_SAYS: Mapping[str, str] = {
     "no_bid": "{seat} does not bid for set {set}",
     "bought": " for {amount}, paid to the bank",
     "free": ", free: nobody bid for the set it named",
+    # cards.py: the changed cards and the common board
+    "adviser_no_growth": "in the simulation variant an Adviser can no longer be played with Growth",
+    "no_room_common": "an Order makes {waste} waste and the common waste marker is on {level} of {max}: "
+                      "no room on the common board",
+    "order_meter": "common waste marker",
+    "order_last_space": " (the board's last space)",
+    "negotiation_must": "a Negotiation now always moves the common waste marker back and costs {cost} (rule {source})",
+    "nothing_back": "the common waste marker is already on its first space: there is nothing to move back",
+    "negotiation_back": "{seat} plays Negotiation (the Waste Inspection card){adviser}: pays {cost}, "
+                        "common waste marker {before} → {after}{note}",
+    "negotiation_stays": "{seat} plays Negotiation (the Waste Inspection card){adviser}: the common waste marker "
+                         "stays on {level}",
+    "disposal_common": "{seat} disposes of waste{adviser}: common waste marker {before} → {after}",
     # status.py, hints.py, views.py: the status line, the phone's buttons, the rules' source
     "status_vote": "Vote {number} on {proposer}'s proposal: {who} to vote",
     "status_name_set": "Sets auctioned: {seat} to name a set",
