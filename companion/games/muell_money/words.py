@@ -121,6 +121,17 @@ VARIANT_SAYS: Mapping[str, str] = {
     "negotiation_stays": "{seat} plays Negotiation (the Waste Inspection card){adviser}: the common waste marker "
                          "stays on {level}",
     "disposal_common": "{seat} disposes of waste{adviser}: common waste marker {before} → {after}",
+    # sets.py: the sets auctioned (adopted rule 3)
+    "sets_auctioned": "The {sets} sets are laid out: they are auctioned",
+    "last_takes_free": "{seat}, the last seat without cards, takes one of the two remaining sets free",
+    "names_next": "{seat} names the next set to auction",
+    # waste.py, pollution.py, corrections.py: the common board
+    "marker_on": "the common waste marker is on {level}",
+    "check_for": " for {seat}",
+    "not_variant_storage": "the table does not play the simulation variant: each seat has its own waste storage",
+    "board_runs": "the common waste board runs from 0 to {max}",
+    "correct_the_marker": "in the simulation variant waste is kept on the common board: correct the common waste marker",
+    "the_marker": "common waste marker",
     # status.py, hints.py, views.py: the status line, the phone's buttons, the rules' source
     "status_vote": "Vote {number} on {proposer}'s proposal: {who} to vote",
     "status_name_set": "Sets auctioned: {seat} to name a set",
