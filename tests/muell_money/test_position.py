@@ -45,6 +45,18 @@ def test_the_bribery_example_sets_the_check_in_a_few_lines(tmp_path: Path) -> No
     assert table.view(TABLE_SCREEN)["notes"][0].startswith("This table started from a set position")
 
 
+def test_the_vote_example_resumes_a_vote_under_an_adopted_rule(tmp_path: Path) -> None:
+    script = json.loads((EXAMPLE.parent / "muell-money-vote-position.json").read_text(encoding="utf-8"))
+    table, result = run_script(script, Room(Store(tmp_path / "t.sqlite3")))
+    assert "stopped" not in result, result.get("stopped")
+    log = "\n".join(result["log"])
+    assert "Bob has voted (2 of 3)" in log and "4 votes for, 3 votes against: adopted" in log
+    assert "(adopted by the table's vote 1 in round 2) is repealed" in log
+    assert table.state.adopted == [] and table.state.phase is Phase.PLAY and table.state.turn == 1
+    again = Room(Store(tmp_path / "t.sqlite3")).get(table.id)
+    assert again.state == table.state
+
+
 def test_fields_not_given_stay_and_implied_ones_follow() -> None:
     st = base()
     out = place(st, {"seats": {"ann": {"cards": ["Order", "Growth"], "cash": 30, "raw_materials": 7}}, "phase": "play"})

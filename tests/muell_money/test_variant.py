@@ -228,6 +228,15 @@ def test_weights_follow_the_cash_brackets_and_bribery_adds_one_for_1_m() -> None
     assert "2 votes for, 2 votes against: a tie is not a majority: rejected" in " ".join(public)
     assert "Bribery used in the vote is discarded: Ann" in " ".join(public)
     assert "Bribery" not in s.state.seats[0].hand and s.state.adopted == []
+    # a seat whose cash does not cover Bribery's 1 M takes a loan before voting, never in the middle of
+    # the secret vote (a forced loan would show the table who used Bribery, and that its cash was short)
+    s = negotiating(ann_cash=0, bob_cash=20)
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    refusal = s.refuse("Ann", "vote", "take a loan first", choice="for", bribery=True)
+    assert refusal.rule == R.V_BRIBERY_WEIGHT and "0" not in refusal.message
+    s.do("Ann", "loan")
+    s.do("Ann", "vote", choice="for", bribery=True)
+    assert s.state.seats[0].cash == 9 and s.state.vote is not None and s.state.vote.ballots[0].weight == 3
 
 
 def test_vote_options_tie_abstain_and_voters() -> None:
@@ -271,6 +280,104 @@ def test_adopted_rule_2_stops_orders_in_the_red_zone_for_a_service_still_far_lef
     assert refusal.rule == R.V_RULE_2 and "adopted by the table's vote 1" in refusal.message
     s.state.seats[1].mat[2] = 2  # improved twice: no longer "far left" at the default reading
     s.do("Bob", "play", card="Order")
+
+
+def test_a_position_with_an_adopted_rule_enforces_it_and_cites_its_vote() -> None:
+    from companion.position import PositionError
+
+    s = negotiating()
+    s.state = GAME.place_position(s.state, {"adopted": [{"rule": 2, "vote": 3, "round": 1}], "common_waste": 20,
+                                                "turn": "Bob"})
+    assert [(a.proposal, a.vote, a.round) for a in s.state.adopted] == [("red-zone-stop", 3, 1)]
+    assert s.state.votes_held == 3
+    refusal = s.refuse("Bob", "play", "waste service is still far left", card="Order")
+    assert refusal.rule == R.V_RULE_2 and "adopted by the table's vote 3 in round 1" in refusal.message
+    assert GAME.view(s.state, TABLE_SCREEN)["rules_in_force"][-1]["source"] == "adopted by the table's vote 3 in round 1"
+    s.refuse("Bob", "play", "already in force", card="Negotiation", propose=2)
+    lines = s.do("Bob", "play", card="Negotiation", propose=4, repeal=2)
+    assert "Vote 4" in lines[-1]  # numbered after the votes the position says were held
+    # the block round-trips; what it refuses names the field
+    assert GAME.place_position(s.state, GAME.describe_position(s.state)) == s.state
+    for block, where, why in (
+        ({"adopted": [{"rule": 4}]}, "adopted[0].rule", "a repeal is not a rule in force"),
+        ({"adopted": [{"rule": 1}, {"rule": "negotiation-cost"}]}, "adopted[1].rule", "listed twice"),
+        ({"adopted": [{"rule": 1, "vote": 2}, {"rule": 2, "vote": 1}]}, "adopted[1].vote", "oldest first"),
+        ({"adopted": [{"rule": 7}]}, "adopted[0].rule", "must be a proposal"),
+        ({"adopted": [{"rule": 1, "round": 5}]}, "adopted[0].round", "is at most 1"),
+        ({"adopted": {"rule": 1}}, "adopted", "must be a list"),
+    ):
+        with pytest.raises(PositionError, match=why) as info:
+            GAME.place_position(negotiating().state, block)
+        assert info.value.where == where
+    with pytest.raises(PositionError, match="did not agree at setup") as info:
+        GAME.place_position(negotiating(proposal_set_auction="not-offered").state, {"adopted": [{"rule": 3}]})
+    with pytest.raises(PositionError, match="does not play the simulation variant"):
+        GAME.place_position(Scene(2).state, {"adopted": []})
+
+
+def test_a_position_with_rule_3_in_force_auctions_the_sets_it_lays_out() -> None:
+    sets = [["Order", "Growth", "Innovate"], ["Raw Materials", "Hire/Fire", "Adviser"],
+            ["Waste Disposal", "Growth", "Order"], ["Innovate", "Order", "Growth"]]
+    s = Scene(3, SIM)
+    s.state = GAME.place_position(s.state, {"phase": "choose", "sets": sets, "adopted": [{"rule": 3}]})
+    assert s.state.phase is Phase.SET_AUCTION and s.state.set_sale is not None and s.state.set_sale.nominator == 0
+    s.do("Ann", "choose", set=2)
+    s.do("Bob", "bid", amount=4)
+    assert GAME.place_position(s.state, GAME.describe_position(s.state)) == s.state
+
+
+def test_a_position_with_a_vote_in_progress_resumes_the_vote() -> None:
+    from companion.position import PositionError
+
+    s = negotiating(ann_cash=25, bob_cash=5)
+    s.do("Ann", "play", card="Negotiation", propose=2)
+    s.do("Ann", "vote", choice="for", bribery=True)
+    block = GAME.describe_position(s.state)
+    assert block["phase"] == "vote"
+    assert block["vote"] == {"proposer": "Ann", "proposal": "red-zone-stop", "repeal": None, "number": 1,
+                             "ballots": {"Ann": {"choice": "for", "votes": 4, "bribery": True}}}
+    assert GAME.place_position(s.state, block) == s.state
+    # the same vote set over a table that never voted: Bob still votes, then play goes on after Ann
+    fresh = negotiating(ann_cash=24, bob_cash=5)
+    fresh.state.seats[0].hand.remove("Waste Inspection")
+    fresh.state.discard["Waste Inspection"] += 1
+    fresh.state = GAME.place_position(fresh.state, {"vote": {"proposer": "Ann", "proposal": 2, "ballots": {
+        "Ann": {"choice": "for", "bribery": True}}}})
+    assert fresh.state.phase is Phase.VOTE and fresh.state.turn is None
+    assert fresh.state.vote is not None and fresh.state.vote.pending == [1]
+    assert fresh.state.vote.ballots[0].weight == 4  # 24 M: 3 votes, and Bribery's extra one
+    table = GAME.view(fresh.state, TABLE_SCREEN)
+    assert table["vote"]["voted"] == [0] and table["vote"]["to_vote"] == [1]
+    fresh.refuse("Ann", "vote", "already voted", choice="against")
+    fresh.refuse("Bob", "play", "", card="Order")
+    public = fresh.do("Bob", "vote", choice="against")
+    assert "4 votes for, 1 vote against: adopted" in " ".join(public)
+    assert "Bribery used in the vote is discarded: Ann" in " ".join(public)
+    assert [a.proposal for a in fresh.state.adopted] == ["red-zone-stop"] and fresh.state.turn == 1
+    # called off by the block; what it refuses names the field
+    off = GAME.place_position(s.state, {"vote": None, "phase": "play"})
+    assert off.vote is None and off.phase is Phase.PLAY
+    for block, where, why in (
+        ({"phase": "vote"}, "vote", "needs the proposal"),
+        ({"vote": {"proposal": 1}}, "vote.proposer", "is needed"),
+        ({"vote": {"proposer": "Ann", "proposal": 4}}, "vote.repeal", "names the adopted rule"),
+        ({"vote": {"proposer": "Ann", "proposal": 1, "repeal": 2}}, "vote.repeal", "only a repeal"),
+        ({"vote": {"proposer": "Ann", "proposal": 1}, "phase": "play"}, "vote", "is phase 'vote'"),
+        ({"vote": {"proposer": "Ann", "proposal": 1, "ballots": {"Bob": {"choice": "for", "bribery": True}}}},
+         "vote.ballots.Bob.bribery", "holds no Bribery"),
+        ({"vote": {"proposer": "Ann", "proposal": 1, "ballots": {"Bob": {"choice": "for", "votes": 5}}}},
+         "vote.ballots.Bob.votes", "is one of 1, 2, 3"),
+        ({"vote": {"proposer": "Ann", "proposal": 1, "ballots": {"Bob": {"choice": "maybe"}}}},
+         "vote.ballots.Bob.choice", "is one of"),
+        ({"vote": {"proposer": "Ann", "proposal": 1, "ballots": {"Ann": {"choice": "for"}, "Bob": {"choice": "for"}}}},
+         "vote.ballots", "every seat has voted"),
+        ({"vote": {"proposer": "Ann", "proposal": 1}, "turn": "Bob"}, "turn", "nobody has a turn during a vote"),
+    ):
+        with pytest.raises(PositionError, match=why) as info:
+            GAME.place_position(negotiating().state, block)
+        assert info.value.where == where, block
+    with pytest.raises(PositionError, match="does not play the simulation variant"):
+        GAME.place_position(Scene(2).state, {"vote": {"proposer": "Ann", "proposal": 1}})
 
 
 def test_adopted_rule_3_auctions_the_sets() -> None:
@@ -346,3 +453,25 @@ def test_random_variant_games_meet_the_desastre_watch() -> None:
                 assert after.disaster
                 assert any("désastre" in h.label for h in GAME.actions(after, HOST) if h.command == "end")
     assert seen > 0
+
+
+def test_the_variants_sentences_are_collected_in_words_py() -> None:
+    """Every sentence the variant says (its own modules, and its lines in the
+    cards, the sets, the checks, the corrections, the status line, the
+    buttons and the rules' source) is a template in ``words.VARIANT_SAYS``
+    (a translation replaces that table), and each template is used: the
+    variant's own modules write no sentence themselves."""
+    import importlib
+    import inspect
+    import re
+
+    from companion.games.muell_money.words import VARIANT_SAYS
+
+    modules = [importlib.import_module(f"companion.games.muell_money.{name}") for name in (
+        "votes", "negotiation", "set_sale", "disaster", "status", "hints", "views", "cards", "sets", "waste",
+        "pollution", "corrections")]
+    code = "".join(inspect.getsource(m) for m in modules)
+    assert [k for k in VARIANT_SAYS if f'"{k}"' not in code] == []
+    for m in modules[:4]:
+        for call in re.findall(r"(?:say|IllegalMove|NotYourTurn)\(\s*f?\"", inspect.getsource(m)):
+            raise AssertionError(f"{m.__name__} writes a sentence itself: {call}")

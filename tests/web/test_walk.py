@@ -750,6 +750,70 @@ def test_walk_the_look_back_rules_sandbox_and_record_pages(walk: tuple[Walk, Fla
     assert not problems, f"{len(problems)} problems:\n{report}"
 
 
+# Müll + Money's simulation variant: a vote in progress, the sets auctioned ------------------
+#: the variant's two moments of its own, set by a position block (docs/games/muell-money.md):
+#: a weighted vote with one ballot cast (rule 1 already adopted), and the sets laid out under
+#: adopted rule 3, one of them named and bid on; then the moves that reach the moment
+VARIANT_CASH = {LONG_NAME: 25, "Bob": 12, "Cyd": 5, "Dee": 15}
+VARIANT_MOMENTS: list[tuple[str, dict[str, Any], list[tuple[int, str, dict[str, Any]]]]] = [
+    ("vote", {
+        "seats": {LONG_NAME: {"cash": 25, "cards": ["Order", "Bribery"]},
+                  "Bob": {"cash": 12, "cards": ["Waste Inspection", "Order", "Growth"]},
+                  "Cyd": {"cash": 5, "cards": ["Innovate", "Order", "Growth"]},
+                  "Dee": {"cash": 15, "cards": ["Hire/Fire", "Order", "Adviser"]}},
+        "common_waste": 31,
+        "adopted": [{"rule": 1, "vote": 1, "round": 1}],
+        "vote": {"proposer": LONG_NAME, "proposal": 3, "ballots": {LONG_NAME: {"choice": "for", "bribery": True}}},
+    }, []),
+    ("set auction", {
+        "round": 2, "phase": "choose",
+        "seats": {name: {"cash": cash} for name, cash in VARIANT_CASH.items()},
+        "sets": [["Order", "Growth", "Innovate"], ["Raw Materials", "Hire/Fire", "Adviser"],
+                 ["Waste Disposal", "Growth", "Order"], ["Innovate", "Order", "Growth"],
+                 ["Waste Inspection", "Bribery", "Order"]],
+        "adopted": [{"rule": 3, "vote": 1, "round": 1}],
+    }, [(0, "choose", {"set": 5}), (1, "bid", {"amount": 3})]),
+]
+
+
+def test_walk_a_variant_table_at_a_vote_and_during_the_set_auction(walk: tuple[Walk, Flask]) -> None:
+    """The same checks on a Müll + Money table playing 003's simulation
+    variant, at the two moments only it has: a weighted secret vote in
+    progress and the sets auctioned (adopted rule 3).  Sampled: the TV at
+    1080p and 720p, the seat that acts and one that waits on a 390 px phone
+    (the one that acts at 360 px too), the host on a 390 px phone; axe-core
+    at 1080p and 390 px.  About 15 s on a loaded 2-core machine."""
+    w, app = walk
+    before, visited = len(w.problems), len(w.visited)
+    host = app.test_client()
+    login(host)
+    room = dashboard_of(app).room
+    names = SEATS["muell-money"]
+    for moment, position, moves in VARIANT_MOMENTS:
+        table = room.open_table("muell-money", names, {"variant": "simulation"}, position=position)
+        tid = table.id
+        party = Party(app, host, table, [phone(app, tid, s) for s in range(len(names))])
+        for seat, name, args in moves:
+            table.submit(Command(Actor.of_seat(seat), name, args, table.state_no, "test"))
+        dashboard_of(app).show(tid)
+        for screen in TVS:
+            w.visit(screen, f"/t/{tid}", f"variant {moment} tv")
+        acting = sorted(table.game.awaiting(table.state))[0]
+        waiting = next(s for s in range(len(names)) if s != acting)
+        for seat, screens in ((acting, PHONES), (waiting, ("phone-390",))):
+            as_seat(w, party, seat)
+            for screen in screens:
+                w.visit(screen, f"/s/{tid}/{seat}", f"variant {moment} seat {'to act' if seat == acting else 'waiting'}")
+        host_logged_in(w, "phone-390")
+        w.visit("phone-390", f"/host/t/{tid}", f"variant {moment} host")
+    problems = w.problems[before:]
+    report = "\n".join(problems)
+    pages = w.visited[visited:]
+    (ARTIFACTS / "walk-variant-report.txt").write_text(
+        f"{len(pages)} pages\n" + "\n".join(pages) + "\n\nproblems:\n" + report + "\n")
+    assert not problems, f"{len(problems)} problems:\n{report}"
+
+
 #: a search typed on the rules page, one that finds passages in every text of the game
 SEARCH = {"muell-money": "bribery", "money-maker": "bank run", "world-of-waste": "recycler"}
 

@@ -35,7 +35,7 @@ from companion.games.muell_money.round_end import end_round
 from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
-from companion.games.muell_money.words import card_list, money, plural, raw
+from companion.games.muell_money.words import card_list, money, plural, raw, variant_says
 from companion.rules import Explanation, say
 
 
@@ -80,7 +80,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
         if card == BRIBERY:
             raise IllegalMove("Bribery cannot be played with an Adviser", R.BRIBERY_NO_ADVISER)
         if card == GROWTH and in_variant(state):
-            raise IllegalMove("in the simulation variant an Adviser can no longer be played with Growth", R.V_ADVISER)
+            raise IllegalMove(variant_says("adviser_no_growth"), R.V_ADVISER)
     factor = comp.adviser_factor if adviser else 1
     if card == BRIBERY:
         raise IllegalMove(
@@ -118,8 +118,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
         if not has_room(state, seat, waste):
             if in_variant(state):
                 raise IllegalMove(
-                    f"an Order makes {waste} waste and the common waste marker is on {state.common_waste} "
-                    f"of {waste_max(state)}: no room on the common board",
+                    variant_says("no_room_common", waste=waste, level=state.common_waste, max=waste_max(state)),
                     R.ORDER_WASTE,
                 )
             raise IllegalMove(
@@ -178,15 +177,11 @@ def check_negotiation(state: MuellState, seat: int, move: Move, factor: int) -> 
     must = negotiation_must_pay(state)
     if must is not None and not move.use:
         raise IllegalMove(
-            f"a Negotiation now always moves the common waste marker back and costs "
-            f"{money(values.negotiation_back_cost * factor)} (rule {source(must)})",
+            variant_says("negotiation_must", cost=money(values.negotiation_back_cost * factor), source=source(must)),
             R.V_RULE_1,
         )
     if must is None and move.use and state.common_waste == 0:
-        raise IllegalMove(
-            "the common waste marker is already on its first space: there is nothing to move back",
-            R.V_NEGOTIATION_BACK,
-        )
+        raise IllegalMove(variant_says("nothing_back"), R.V_NEGOTIATION_BACK)
     check_proposal(state, move)
 
 
@@ -201,16 +196,15 @@ def apply_negotiation(state: MuellState, seat: int, move: Move, factor: int, lin
         before, after = dispose(state, seat, values.negotiation_back_steps * factor)
         must = negotiation_must_pay(state)
         lines.append(
-            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: pays {money(cost)}, "
-                f"common waste marker {before} → {after}"
-                + (f" (rule {source(must)})" if must else ""),
+            say(variant_says("negotiation_back", seat=me.name, adviser=with_adv, cost=money(cost), before=before,
+                             after=after, note=variant_says("rule_note", source=source(must)) if must else ""),
                 R.V_NEGOTIATION, R.V_RULE_1 if must else R.V_NEGOTIATION_BACK,
                 *((R.ADVISER,) if move.adviser else ()))
         )
     else:
         lines.append(
-            say(f"{me.name} plays Negotiation (the Waste Inspection card){with_adv}: the common waste marker stays "
-                f"on {state.common_waste}", R.V_NEGOTIATION)
+            say(variant_says("negotiation_stays", seat=me.name, adviser=with_adv, level=state.common_waste),
+                R.V_NEGOTIATION)
         )
     if move.proposal:
         start_vote(state, seat, move, lines)
@@ -275,8 +269,8 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         me.cash += income
         state.bank_out += income
         before, after = produce(state, seat, waste)
-        meter = "common waste marker" if in_variant(state) else "waste"
-        stopped = " (the board's last space)" if in_variant(state) and after < before + waste else ""
+        meter = variant_says("order_meter") if in_variant(state) else "waste"
+        stopped = variant_says("order_last_space") if in_variant(state) and after < before + waste else ""
         lines.append(
             say(
                 f"{me.name} fills an Order{with_adv}: {raw(need_raw)} back to the supply, "
@@ -353,7 +347,7 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         if in_variant(state):
             assert comp.variant is not None
             before, after = dispose(state, seat, comp.variant.waste_disposal_steps * factor)
-            lines.append(say(f"{me.name} disposes of waste{with_adv}: common waste marker {before} → {after}",
+            lines.append(say(variant_says("disposal_common", seat=me.name, adviser=with_adv, before=before, after=after),
                              R.DISPOSAL, R.V_DISPOSAL))
         else:
             before, after = dispose(state, seat, comp.waste_disposal_steps * factor)

@@ -12,7 +12,7 @@ from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import track, zone_text
-from companion.games.muell_money.words import money
+from companion.games.muell_money.words import money, variant_says
 from companion.rules import Explanation
 
 
@@ -39,12 +39,12 @@ def check_correct(state: MuellState, move: Move) -> None:
         refuse("it cannot be negative")
     if target == "common_waste":
         if not in_variant(state):
-            refuse("the table does not play the simulation variant: each seat has its own waste storage")
+            refuse(variant_says("not_variant_storage"))
         if not 0 <= to <= track(state).max:
-            refuse(f"the common waste board runs from 0 to {track(state).max}")
+            refuse(variant_says("board_runs", max=track(state).max))
         return
     if target == "waste" and in_variant(state):
-        refuse("in the simulation variant waste is kept on the common board: correct the common waste marker")
+        refuse(variant_says("correct_the_marker"))
     if target == "waste" and not 0 <= to <= comp.waste_max:
         refuse(f"the waste meter runs from 0 to {comp.waste_max}")
     if target == "column" and to not in comp.columns:
@@ -61,7 +61,8 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
     if target == "common_waste":
         old = state.common_waste
         state.common_waste = to
-        lines.extend(correction_lines("", "common waste marker", str(old), str(to), reason, extra=zone_text(state, to)))
+        lines.extend(correction_lines("", variant_says("the_marker"), str(old), str(to), reason,
+                                      extra=zone_text(state, to)))
         return
     if move.seat is None:  # the supply
         old = state.supply

@@ -11,6 +11,7 @@ from __future__ import annotations
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import zone
+from companion.games.muell_money.words import variant_says
 from companion.rules import Explanation, say
 
 #: rounds without any factory getting further right before the table is told
@@ -27,16 +28,11 @@ def watch(state: MuellState, lines: list[Explanation]) -> None:
         state.furthest_round = state.round
         if state.disaster:
             state.disaster = ""
-            lines.append(say(f"A factory reached column {furthest}: the game can move towards its end again",
-                             R.V_DISASTER))
+            lines.append(say(variant_says("moving_again", column=furthest), R.V_DISASTER))
         return
     stalled = state.round - state.furthest_round
     if stalled < STALLED_ROUNDS or state.disaster:
         return
-    marker = f"the common waste marker is on {state.common_waste} ({zone(state, state.common_waste)})"
-    state.disaster = (f"no factory has got further right than column {state.furthest_column} for "
-                      f"{stalled} rounds; {marker}")
-    lines.append(
-        say(f"This game may have turned into the 'désastre' the variant warns of: {state.disaster}. "
-            "The host may end the game now and score it", R.V_DISASTER, R.V_EXPERIMENT)
-    )
+    marker = variant_says("stalled_marker", level=state.common_waste, zone=zone(state, state.common_waste))
+    state.disaster = variant_says("stalled", column=state.furthest_column, rounds=stalled, marker=marker)
+    lines.append(say(variant_says("desastre", why=state.disaster), R.V_DISASTER, R.V_EXPERIMENT))

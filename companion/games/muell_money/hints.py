@@ -24,6 +24,7 @@ from companion.games.muell_money.pollution import cards_held, fine_and_steps
 from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.votes import weight
+from companion.games.muell_money.words import money, plural, variant_says
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
@@ -241,20 +242,22 @@ def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     me = state.seats[actor.seat]
     votes = weight(state, me.cash)
     what = state.vote.proposal
+    weighs = plural(votes, variant_says("vote"))
     hints = [
-        ActionHint("vote", f"Vote for '{title(what)}' ({votes} vote{'s' if votes != 1 else ''})", {"choice": "for"}),
-        ActionHint("vote", f"Vote against ({votes} vote{'s' if votes != 1 else ''})", {"choice": "against"}),
+        ActionHint("vote", variant_says("hint_vote_for", rule=title(what), votes=weighs), {"choice": "for"}),
+        ActionHint("vote", variant_says("hint_vote_against", votes=weighs), {"choice": "against"}),
     ]
     values = state.comp.variant
     assert values is not None
     if "Bribery" in cards_held(me):
         for choice in ("for", "against"):
             move = Move(actor, "vote", choice=choice, use=True)
-            hints.append(_hint(state, move, "vote",
-                               f"Vote {choice} with Bribery: {votes + values.bribery_extra_votes} votes, "
-                               f"pay {values.bribery_vote_cost} M, the card is discarded",
-                               {"choice": choice, "bribery": True}, moves_money=True))
-    hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", "Abstain", {"choice": "abstain"}))
+            label = variant_says("hint_vote_bribery", choice=choice,
+                                 votes=plural(votes + values.bribery_extra_votes, variant_says("vote")),
+                                 cost=money(values.bribery_vote_cost))
+            hints.append(_hint(state, move, "vote", label, {"choice": choice, "bribery": True}, moves_money=True))
+    hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", variant_says("hint_abstain"),
+                       {"choice": "abstain"}))
     return hints
 
 
@@ -266,7 +269,7 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if sale.set_index is None:
         if seat != sale.nominator:
             return []
-        return [ActionHint("choose", f"Name set {c + 1} for auction: {', '.join(cards)}", {"set": c + 1})
+        return [ActionHint("choose", variant_says("hint_name_set", set=c + 1, cards=", ".join(cards)), {"set": c + 1})
                 for c, cards in enumerate(state.grid) if state.taken[c] is None]
     if sale.to_bid != seat:
         return []
@@ -274,8 +277,9 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     cash = state.seats[seat].cash
     bid = Move(actor, "bid", amount=low)
     return [
-        _hint(state, bid, "bid", f"Bid for set {sale.set_index + 1} (paid to the bank)", {},
-              (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
+        _hint(state, bid, "bid", variant_says("hint_set_bid", set=sale.set_index + 1), {},
+              (Field("amount", variant_says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
+                     default=low),),
               moves_money=True),
-        ActionHint("no-bid", "Do not bid", {}),
+        ActionHint("no-bid", variant_says("hint_no_bid"), {}),
     ]

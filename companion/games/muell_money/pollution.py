@@ -14,7 +14,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.sets import advance
 from companion.games.muell_money.state import MuellState, PendingCheck, Phase, SeatState, in_variant
 from companion.games.muell_money.waste import level, seat_zone, where, zone_text
-from companion.games.muell_money.words import money
+from companion.games.muell_money.words import money, variant_says
 from companion.rules import Citation, Explanation, say
 
 
@@ -103,7 +103,7 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     label = "Final pollution check" if final else "Pollution Check"
     head = f"{label}: {where(state, seat)} ({zone_text(state, level(state, seat))})"
     if in_variant(state):
-        head += f" for {me.name}"
+        head += variant_says("check_for", seat=me.name)
     cites: tuple[Citation, ...] = (R.CHECK, R.ZONES)
     if final:
         cites = (R.FINAL_CHECK_FR, R.ZONES) if state.options["final_check"] == "french-end" else (R.FINAL_CHECK, R.CHECK, R.ZONES)

@@ -23,7 +23,24 @@ Fields (all optional; what is not given stays as in the base state):
 * ``supply``: raw materials in the common supply (else what the towers leave
   of the 50);
 * ``common_waste``: in the simulation variant, the common waste board's
-  marker (0 = its first space).
+  marker (0 = its first space);
+* ``adopted``: in the simulation variant, the rules the table adopted by
+  vote, oldest first, each ``{"rule": 2, "vote": 1, "round": 3}`` (``rule``:
+  a proposal's number or key, one the table agreed at setup, never ``repeal``;
+  ``vote``: the vote that adopted it, by default its place in the list;
+  ``round``: by default the position's round); ``[]`` repeals them all.
+  With rule 3 in force, a position in ``choose`` auctions the sets (the
+  first seat without cards from the start player on names one);
+* ``vote``: in the simulation variant, a proposal being voted on (the phase
+  is then ``vote``; ``null`` calls it off):
+  ``{"proposer": "Ann", "proposal": 2, "repeal": null, "number": 1,
+  "ballots": {"Ann": {"choice": "for", "votes": 2, "bribery": false}}}``;
+  ``number`` by default follows the adopted rules' votes; ``ballots`` are
+  the votes already cast (``votes`` by default the seat's weight from its
+  cash now, plus Bribery's extra vote; a Bribery vote's card is still held,
+  discarded when the vote is counted); the other seats are still to vote,
+  from the proposer on.  A seat's ballot is as secret as its cash: the block
+  is the host's what-if sandbox and scripts, never a seat's screen.
 
 Cash comes from or goes back to the bank, as a host correction would.
 """
@@ -37,13 +54,21 @@ from typing import Any
 
 from companion.games.muell_money.components import MAT_ROWS, POLLUTION
 from companion.games.muell_money.moves import resolve_card
+from companion.games.muell_money.negotiation import in_force
+from companion.games.muell_money.position_votes import (
+    describe_votes,
+    place_adopted,
+    place_vote,
+    vote_problems,
+)
+from companion.games.muell_money.sets import open_sale
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.position import PositionError, Reader, card_list, pool_rest, seat_blocks
 
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
-       "common_waste")
+       "common_waste", "adopted", "vote")
 SEAT = ("cash", "loans", "raw_materials", "waste", "column", "row", "mat", "cards", "kept_card")
-PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY}
+PHASES = {"deal": Phase.DEAL, "choose": Phase.CHOOSE, "play": Phase.PLAY, "vote": Phase.VOTE}
 CARD_FIELDS = ("sets", "deck", "discard", "set_aside")
 
 
@@ -78,6 +103,7 @@ def describe(state: MuellState) -> dict[str, Any]:
     block["supply"] = state.supply
     if in_variant(state):
         block["common_waste"] = state.common_waste
+        block.update(describe_votes(state))
     return block
 
 
@@ -134,9 +160,22 @@ def place(base: MuellState, block: Any) -> MuellState:
         st.round = top.whole("round", 1, 99)
     if top.has("start_player"):
         st.start_seat = top.seat("start_player", names)
+    if top.has("adopted"):
+        place_adopted(st, top)
     phase = st.phase  # the base's own phase (an auction, a check) may be named: it stays
     if top.has("phase") and top.get("phase") != st.phase.value:
         phase = PHASES[top.text("phase", tuple(PHASES))]
+        if phase is Phase.VOTE and not in_variant(st):
+            raise PositionError("phase", "votes are held in the simulation variant only")
+    vote_given = top.has("vote") and top.get("vote") is not None
+    if vote_given:
+        if top.has("phase") and phase is not Phase.VOTE:
+            raise PositionError("vote", f"a vote in progress is phase 'vote', not '{phase.value}'")
+        phase = Phase.VOTE
+    elif top.has("vote") and phase is Phase.VOTE:
+        raise PositionError("vote", "a vote called off needs the phase the table goes on in (e.g. 'play')")
+    if phase is Phase.VOTE and not vote_given and st.vote is None:
+        raise PositionError("vote", "phase 'vote' needs the proposal being voted on")
     if phase is not st.phase and st.phase not in PHASES.values():
         raise PositionError("phase", f"the base position is in the middle of {_busy(st)}; finish it first")
 
@@ -147,10 +186,17 @@ def place(base: MuellState, block: Any) -> MuellState:
     if changed_phase:
         st.auction = None
         st.check = None
+        st.vote = None
+        st.set_sale = None
+    if vote_given:
+        place_vote(st, top.get("vote"), names)
     st.end_reached = any(s.column >= comp.end_column for s in st.seats)
     turn = top.seat("turn", names) if top.has("turn") else None
     if moved or changed_phase or (turn is not None and turn != st.turn):
         _place_turn(st, turn, names)
+    elif top.has("adopted") and st.phase is Phase.CHOOSE and st.set_sale is None:
+        _place_turn(st, turn, names)  # rule 3 adopted or repealed: the sets are auctioned, or chosen
+    st.votes_held = max([st.votes_held, *(a.vote for a in st.adopted), *([st.vote.number] if st.vote else [])])
     for where, why in problems(st):
         raise PositionError(where, why)
     return st
@@ -259,7 +305,16 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
         st.turn = None
         for s in st.seats:
             s.passed = False
+    elif st.phase is Phase.CHOOSE and in_force(st, "set-auction") is not None:
+        if turn is not None and turn != st.start_seat:
+            raise PositionError("turn", f"the sets are auctioned (adopted rule 3): the start player "
+                                f"({names[st.start_seat]}) names the first")
+        st.taken = [None] * st.columns
+        for s in st.seats:
+            s.passed = False
+        open_sale(st, st.start_seat, [])
     elif st.phase is Phase.CHOOSE:
+        st.set_sale = None
         if turn is not None and turn != st.start_seat:
             raise PositionError("turn", f"the start player ({names[st.start_seat]}) chooses first")
         st.turn = st.start_seat
@@ -281,12 +336,19 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
             if turn is None:
                 raise PositionError("phase", "in play at least one seat holds a card and has not passed")
         st.turn = turn
+    elif st.phase is Phase.VOTE:
+        if turn is not None:
+            raise PositionError("turn", "nobody has a turn during a vote: every seat votes on its own phone")
+        for s in st.seats:
+            s.passed = s.retained is not None
+        st.turn = None
     else:
         raise PositionError("turn", f"the turn is given by {_busy(st)}")
 
 
 def _busy(st: MuellState) -> str:
-    return "an auction" if st.phase is Phase.AUCTION else "a pollution check" if st.phase is Phase.CHECK else "the end"
+    return {Phase.AUCTION: "an auction", Phase.CHECK: "a pollution check", Phase.VOTE: "a vote",
+            Phase.SET_AUCTION: "a set auction"}.get(st.phase, "the end")
 
 
 def _resolver(st: MuellState) -> Any:
@@ -358,6 +420,9 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
             out.append(("common_waste", f"the common waste board runs from 0 to {top}"))
         if any(not 0 <= k < state.n for k in state.polluters):
             out.append(("common_waste", "only seats move the common waste marker"))
+        out += vote_problems(state)
+    elif state.adopted or state.vote is not None:
+        out.append(("adopted", "only the simulation variant adopts rules by vote"))
     in_auction = state.auction.lot if state.auction else 0
     if state.supply < 0:
         out.append(("supply", "cannot be negative"))
@@ -370,9 +435,10 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
             out.append(("sets", "while dealing, the sets are laid one row at a time, left to right (3 rows in all)"))
     if state.phase is Phase.CHOOSE and any(len(c) != 3 for c, t in zip(state.grid, state.taken, strict=True) if t is None):
         out.append(("sets", "sets are chosen when each holds 3 different cards"))
-    if state.phase is Phase.PLAY:
-        if any(state.grid):
-            out.append(("sets", "in play the sets lie in front of the seats (as their cards), not on the table"))
-        if state.turn is None or not state.seats[state.turn].hand or state.seats[state.turn].passed:
-            out.append(("turn", "the seat to play holds a card and has not passed"))
+    if state.phase in (Phase.PLAY, Phase.VOTE) and any(state.grid):
+        out.append(("sets", "in play the sets lie in front of the seats (as their cards), not on the table"))
+    if state.phase is Phase.PLAY and (
+        state.turn is None or not state.seats[state.turn].hand or state.seats[state.turn].passed
+    ):
+        out.append(("turn", "the seat to play holds a card and has not passed"))
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
-from companion.games.muell_money.state import MuellState, Phase
+from companion.games.muell_money.state import MuellState, Phase, unverified_in_use
 from companion.rules import EARLY_END
 
 
@@ -57,8 +57,9 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
             f"Ended early by the host{why}: scored as it stood, with no final pollution check "
             f"({EARLY_END.seed}: {EARLY_END.section})"
         )
-    if comp.unverified:
-        notes.append(f"unverified component values in use: {', '.join(comp.unverified)}")
+    unverified = unverified_in_use(state)
+    if unverified:
+        notes.append(f"unverified component values in use: {', '.join(unverified)}")
     return ScoreSheet(tuple(seats), final=final, notes=tuple(notes))
 
 

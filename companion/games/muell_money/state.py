@@ -184,6 +184,16 @@ def in_variant(state: MuellState) -> bool:
     return state.options.get("variant") == "simulation"
 
 
+#: the data file's blocks that only the simulation variant reads
+VARIANT_BLOCKS = ("common_waste_board", "simulation_variant")
+
+
+def unverified_in_use(state: MuellState) -> list[str]:
+    """The data file's unverified values this table reads: the variant's
+    blocks only when the table plays it."""
+    return [k for k in state.comp.unverified if in_variant(state) or k not in VARIANT_BLOCKS]
+
+
 def mat_value(state: MuellState, seat: int, row: str) -> int:
     """The value under ``seat``'s marker in a mat row (``workers``,
     ``raw_materials`` or ``waste``)."""

@@ -9,11 +9,11 @@ from companion.games.base import Viewer, ViewerKind
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.components import MAT_ROWS
 from companion.games.muell_money.negotiation import PROPOSALS, proposal_text, source, title
-from companion.games.muell_money.state import MuellState, Phase, in_variant
+from companion.games.muell_money.state import MuellState, Phase, in_variant, unverified_in_use
 from companion.games.muell_money.status import status
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.waste import seat_zone, track, zone
-from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS
+from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, variant_says
 
 #: the rules the variant always changes, with where the text says so
 VARIANT_CHANGES = tuple(
@@ -21,7 +21,6 @@ VARIANT_CHANGES = tuple(
 )
 
 #: the component blocks only the simulation variant reads
-VARIANT_BLOCKS = ("common_waste_board", "simulation_variant")
 
 
 def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
@@ -148,7 +147,7 @@ def rules_in_force(state: MuellState) -> list[dict[str, Any]]:
     """The variant's rules as the table plays them now, each with its source:
     the changes the text makes always, then the rules adopted by vote."""
     out: list[dict[str, Any]] = [
-        {"rule": text, "source": "the variant's text", "citation": cite.to_json()}
+        {"rule": text, "source": variant_says("from_the_text"), "citation": cite.to_json()}
         for text, cite in VARIANT_CHANGES
     ]
     for a in state.adopted:
@@ -177,7 +176,7 @@ def common_board(state: MuellState) -> dict[str, Any] | None:
 def public_notes(state: MuellState) -> list[str]:
     """What the table screen says about the data in use: unverified
     component values (the variant's blocks only when the table plays it)."""
-    unverified = [k for k in state.comp.unverified if in_variant(state) or k not in VARIANT_BLOCKS]
+    unverified = unverified_in_use(state)
     notes: list[str] = []
     if unverified:
         notes.append(f"unverified component values in use: {', '.join(unverified)}")

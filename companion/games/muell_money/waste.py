@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from companion.games.muell_money.components import CommonTrack
 from companion.games.muell_money.state import MuellState, in_variant
+from companion.games.muell_money.words import variant_says
 
 
 def track(state: MuellState) -> CommonTrack:
@@ -50,7 +51,7 @@ def seat_zone(state: MuellState, seat: int) -> str:
 def where(state: MuellState, seat: int) -> str:
     """``Ann's waste is 9`` or ``the common waste marker is on 9``, for check lines."""
     if in_variant(state):
-        return f"the common waste marker is on {state.common_waste}"
+        return variant_says("marker_on", level=state.common_waste)
     return f"{state.name(seat)}'s waste is {state.seats[seat].waste}"
 
 

@@ -50,3 +50,112 @@ VARIANT_CHANGE_TEXTS: tuple[str, ...] = (
     "Waste Inspection becomes Negotiation: propose a rule; may move the marker back one space for 1 M",
     "Bribery still protects at a Pollution Check and gives one extra vote (1 M, then discarded)",
 )
+
+#: every sentence the simulation variant's own modules (``negotiation``, ``votes``,
+#: ``set_sale``, ``disaster``) say, by key: ``str.format`` templates with named fields, so
+#: that a translation replaces this table and nothing else (amounts and counts come in
+#: already written, by :func:`money` and :func:`plural`)
+VARIANT_SAYS: Mapping[str, str] = {
+    # negotiation.py: proposals and the adopted rules
+    "not_agreed": "the table did not agree at setup to propose '{rule}' (agreed: {agreed})",
+    "none": "none",
+    "nothing_to_repeal": "no rule has been adopted by vote: there is nothing to repeal",
+    "name_the_repeal": "name the adopted rule to repeal (in force: {now})",
+    "already_in_force": "'{rule}' is already in force ({source})",
+    "source": "adopted by the table's vote {vote} in round {round}",
+    "proposes": "{proposer} proposes: {what}. Vote {number}: every seat votes on its own phone",
+    "repeal_text": "{title}: '{repealed}'",
+    "red_zone_stop": "the common waste marker is in the red zone and {seat}'s waste service is still far left "
+                     "(hole {hole}; the table counts holes 1-{limit}): no Order may be filled (rule {source})",
+    # votes.py: the weighted secret vote
+    "no_vote_now": "no proposal is being voted on now",
+    "already_voted": "{seat} has already voted on this proposal",
+    "everyone_votes": "this table agreed that every seat votes for or against",
+    "bribery_no_abstain": "Bribery gives an extra vote: it cannot be used to abstain",
+    "voters_not_votes": "this table counts voters, not votes: Bribery's extra vote does not count",
+    "no_bribery_card": "{seat} holds no Bribery card to use in the vote",
+    "bribery_cash_first": "Bribery's {cost} in a vote is paid from cash in hand: take a loan first, then vote",
+    "with_bribery": " with Bribery (+{extra}, {cost} paid)",
+    "you_abstain": "{seat}, you abstain",
+    "you_vote": "{seat}, you vote {choice} with {votes}{bribery}",
+    "has_voted": "{seat} has voted ({done} of {seats})",
+    "tie_proposer": ": a tie, and the proposer {proposer} voted {choice}",
+    "tie_rejected": ": a tie is not a majority",
+    "abstaining": ", {count} abstaining",
+    "result": "Vote {number} on '{what}': {pro} for, {con} against{abstaining}{tie}: {result}",
+    "adopted": "adopted",
+    "rejected": "rejected",
+    "voter": "voter",
+    "vote": "vote",
+    "bribery_discarded": "Bribery used in the vote is discarded: {seats}",
+    "repealed": "'{rule}' ({source}) is repealed",
+    "from_now_on": "From now on: {rule}",
+    # set_sale.py: adopted rule 3, the sets auctioned
+    "rule_note": " (rule {source})",
+    "set_in_auction": "set {set} is being auctioned: bid or do not bid{note}",
+    "names_turn": "it is {seat}'s turn to name a set to auction{note}",
+    "no_such_set": "there are sets 1 to {sets}, not {set}",
+    "set_taken": "set {set} was taken by {seat}",
+    "names_set": "{nominator} names set {set} ({cards}) for auction: {first} bids first, {nominator} last; "
+                 "payments go to the bank",
+    "no_set_named": "no set is being auctioned yet: a set is named first{note}",
+    "served": " (a seat that has its set may no longer bid)",
+    "bid_turn": "it is {seat}'s turn to bid{served}",
+    "beat_high": "a bid must beat the highest bid so far ({high})",
+    "at_least_1": "a bid is at least 1 M",
+    "bid_covered": "a bid must be covered by cash in hand: {seat} cannot bid {amount} (take a loan before bidding)",
+    "bids": "{seat} bids {amount} for set {set}",
+    "no_bid": "{seat} does not bid for set {set}",
+    "bought": " for {amount}, paid to the bank",
+    "free": ", free: nobody bid for the set it named",
+    # cards.py: the changed cards and the common board
+    "adviser_no_growth": "in the simulation variant an Adviser can no longer be played with Growth",
+    "no_room_common": "an Order makes {waste} waste and the common waste marker is on {level} of {max}: "
+                      "no room on the common board",
+    "order_meter": "common waste marker",
+    "order_last_space": " (the board's last space)",
+    "negotiation_must": "a Negotiation now always moves the common waste marker back and costs {cost} (rule {source})",
+    "nothing_back": "the common waste marker is already on its first space: there is nothing to move back",
+    "negotiation_back": "{seat} plays Negotiation (the Waste Inspection card){adviser}: pays {cost}, "
+                        "common waste marker {before} → {after}{note}",
+    "negotiation_stays": "{seat} plays Negotiation (the Waste Inspection card){adviser}: the common waste marker "
+                         "stays on {level}",
+    "disposal_common": "{seat} disposes of waste{adviser}: common waste marker {before} → {after}",
+    # sets.py: the sets auctioned (adopted rule 3)
+    "sets_auctioned": "The {sets} sets are laid out: they are auctioned",
+    "last_takes_free": "{seat}, the last seat without cards, takes one of the two remaining sets free",
+    "names_next": "{seat} names the next set to auction",
+    # waste.py, pollution.py, corrections.py: the common board
+    "marker_on": "the common waste marker is on {level}",
+    "check_for": " for {seat}",
+    "not_variant_storage": "the table does not play the simulation variant: each seat has its own waste storage",
+    "board_runs": "the common waste board runs from 0 to {max}",
+    "correct_the_marker": "in the simulation variant waste is kept on the common board: correct the common waste marker",
+    "the_marker": "common waste marker",
+    # status.py, hints.py, views.py: the status line, the phone's buttons, the rules' source
+    "status_vote": "Vote {number} on {proposer}'s proposal: {who} to vote",
+    "status_name_set": "Sets auctioned: {seat} to name a set",
+    "status_set_bid": "Auction of set {set}: {seat} to bid ({high})",
+    "status_high": "high {high} by {seat}",
+    "status_no_bid": "no bid yet",
+    "hint_vote_for": "Vote for '{rule}' ({votes})",
+    "hint_vote_against": "Vote against ({votes})",
+    "hint_vote_bribery": "Vote {choice} with Bribery: {votes}, pay {cost}, the card is discarded",
+    "hint_abstain": "Abstain",
+    "hint_name_set": "Name set {set} for auction: {cards}",
+    "hint_set_bid": "Bid for set {set} (paid to the bank)",
+    "hint_bid_field": "Your bid (M)",
+    "hint_no_bid": "Do not bid",
+    "from_the_text": "the variant's text",
+    # disaster.py: the "désastre" watch
+    "moving_again": "A factory reached column {column}: the game can move towards its end again",
+    "stalled_marker": "the common waste marker is on {level} ({zone})",
+    "stalled": "no factory has got further right than column {column} for {rounds} rounds; {marker}",
+    "desastre": "This game may have turned into the 'désastre' the variant warns of: {why}. "
+                "The host may end the game now and score it",
+}
+
+
+def variant_says(key: str, **values: object) -> str:
+    """One of :data:`VARIANT_SAYS`, filled in."""
+    return VARIANT_SAYS[key].format(**values)
