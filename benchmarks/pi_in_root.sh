@@ -101,7 +101,8 @@ if has bench; then
   t0=$(now)
   .venv/bin/python -m benchmarks.qr --frames 60 --no-write > /tmp/proof-bench.txt 2>&1
   say "bench_exit=$? bench_seconds=$(secs "$t0" "$(now)")"
-  sed "s/^/PROOF $suite bench: /" /tmp/proof-bench.txt | grep -E '\|' | head -40
+  # --no-write prints one line per reader (read rates, median ms), no tables
+  sed "s/^/PROOF $suite bench: /" /tmp/proof-bench.txt | head -40
 fi
 say "status=$status"
 exit $status
