@@ -6,7 +6,7 @@
   and the only decoder where zxing-cpp cannot be installed.
 * :class:`OpenCVDecoder` (``cv2.QRCodeDetector``) is only a comparison in the
   benchmark.  It is asked once, on a generated code, whether it can decode at
-  all: Debian's OpenCV (what a Raspberry Pi gets from apt) is built without
+  all: Debian 12's OpenCV 4.6 (what a Pi on Bookworm gets from apt) is built without
   QUIRC, and its detector then locates codes but reads none, silently.  Such
   an OpenCV is refused (:class:`DecoderUnusable`) with the reason, and
   ``companion doctor`` lists it.
@@ -215,7 +215,7 @@ def opencv_decode_problem(detector: Any, version: str) -> str | None:
     located = " locates it but" if ok else ""
     return (
         f"OpenCV {version}'s QR detector{located} reads no text from a clean generated code: this OpenCV is "
-        "built without QUIRC (Debian's and Raspberry Pi OS's python3-opencv are), so it would read no card; "
+        "built without QUIRC (as Debian 12's python3-opencv 4.6 is, what apt gives a Pi on Bookworm), so it would read no card; "
         "use zxing-cpp or pyzbar (COMPANION_DECODERS=zxing-cpp,pyzbar)"
     )
 

@@ -1,5 +1,5 @@
 """An OpenCV whose QR detector cannot decode (built without QUIRC, as Debian's
-python3-opencv 4.6 that a Raspberry Pi gets from apt) is refused with the
+python3-opencv 4.6 that a Pi on Bookworm gets from apt) is refused with the
 reason, never loaded to read nothing; ``companion doctor`` and ``companion
 scan`` say so."""
 
