@@ -79,11 +79,15 @@ platform:
 	  echo "On a Raspberry Pi, flash Raspberry Pi OS Bookworm or Trixie (64-bit)." >&2; exit 1; }
 
 # Install the Debian packages that are missing (as root, or through sudo).
+# A library counts as there under its Debian 13 "t64" name too (Trixie ships
+# libzbar0 as libzbar0t64; without this every `make run` ran apt again).
 define apt_install
-	@missing=""; for p in $(1); do \
-	  dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; done; \
+	@installed() { for q in "$$1" "$${1}t64"; do \
+	  dpkg -s "$$q" 2>/dev/null | grep -q '^Status: install ok installed' && return 0; done; return 1; }; \
+	missing=""; for p in $(1); do \
+	  installed $$p || missing="$$missing $$p"; done; \
 	optional=""; for p in $(2); do \
-	  dpkg -s $$p 2>/dev/null | grep -q '^Status: install ok installed' || optional="$$optional $$p"; done; \
+	  installed $$p || optional="$$optional $$p"; done; \
 	if [ -n "$$missing$$optional" ]; then \
 	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
 	  if [ -n "$$missing" ] || [ ! -e $(VENV)/.apt-optional-checked ]; then $$sudo apt-get update -qq || exit 1; fi; \

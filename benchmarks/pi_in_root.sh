@@ -3,9 +3,17 @@
 # fresh clone of the repository.  The machine is told it is a Pi
 # (COMPANION_PI=1), so `make run` takes the Raspberry Pi OS path: numpy and
 # OpenCV from apt, a venv with system site packages, one numpy.
+#
+#   bash benchmarks/pi_in_root.sh SUITE STEPS [TEST PATHS]
+#     TEST PATHS: what the `tests` step runs (default: tests/core tests/hardware)
 set -uo pipefail
 suite=$1
 steps=",$2,"
+test_paths=${3:-tests/core tests/hardware}
+# A debootstrap minbase root has no /etc/hosts, so "localhost" does not resolve
+# there (the kiosk launcher's health check asks http://localhost:PORT); every
+# Raspberry Pi OS image has one that names it.
+[[ -e /etc/hosts ]] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' > /etc/hosts
 export COMPANION_PI=1 COMPANION_DB=/tmp/proof.sqlite3 COMPANION_SEEDS=/root/shared/seeds
 say() { echo "PROOF $suite $*"; }
 has() { [[ $steps == *",$1,"* ]]; }
@@ -75,13 +83,17 @@ fi
 
 if has tests; then
   t0=$(now)
+  # the sqlite3 command line: the store-recovery tests use it (no Chromium: the browser tests are not run here)
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sqlite3 > /dev/null
   make test-deps TEST_APT= > /tmp/proof-testdeps.log 2>&1 || { say "test_deps=FAILED"; tail -20 /tmp/proof-testdeps.log; }
   say "test_deps_seconds=$(secs "$t0" "$(now)")"
   t0=$(now)
-  .venv/bin/python -m pytest -q -p no:cacheprovider tests/core tests/hardware > /tmp/proof-tests.log 2>&1
+  # shellcheck disable=SC2086 # the paths are words
+  .venv/bin/python -m pytest -q -rs -p no:cacheprovider $test_paths > /tmp/proof-tests.log 2>&1
   rc=$?
-  say "tests_core_hardware_exit=$rc tests_seconds=$(secs "$t0" "$(now)")"
-  tail -3 /tmp/proof-tests.log | sed "s/^/PROOF $suite tests: /"
+  say "tests=$test_paths tests_exit=$rc tests_seconds=$(secs "$t0" "$(now)")"
+  grep -E '^SKIPPED' /tmp/proof-tests.log | sed "s/^/PROOF $suite tests: /"
+  tail -1 /tmp/proof-tests.log | sed "s/^/PROOF $suite tests: /"
   [[ $rc -eq 0 ]] || { status=1; grep -E '^(FAILED|ERROR)' /tmp/proof-tests.log | head -20; }
 fi
 
@@ -89,7 +101,8 @@ if has bench; then
   t0=$(now)
   .venv/bin/python -m benchmarks.qr --frames 60 --no-write > /tmp/proof-bench.txt 2>&1
   say "bench_exit=$? bench_seconds=$(secs "$t0" "$(now)")"
-  sed "s/^/PROOF $suite bench: /" /tmp/proof-bench.txt | grep -E '\|' | head -40
+  # --no-write prints one line per reader (read rates, median ms), no tables
+  sed "s/^/PROOF $suite bench: /" /tmp/proof-bench.txt | head -40
 fi
 say "status=$status"
 exit $status

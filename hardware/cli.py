@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from companion.errors import Refusal
+from companion.settings import port_from
 
 
 def register(sub: Any) -> None:
@@ -169,6 +171,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         config = HardwareConfig.from_env()
     except ValueError as err:
         print(f"companion doctor: {err}", file=sys.stderr)
+        return 2
+    try:  # serve would stop on it (and the service restart over and over)
+        port_from(os.environ.get("COMPANION_PORT"))
+    except ValueError as err:
+        print(f"companion doctor: COMPANION_PORT: {err}", file=sys.stderr)
         return 2
     report = doctor_report(config, probe=not args.quick)
     report["store"] = store = store_report(default_db_path())

@@ -5,7 +5,11 @@
 * :class:`PyzbarDecoder` (pyzbar + the system's libzbar0) is the second opinion,
   and the only decoder where zxing-cpp cannot be installed.
 * :class:`OpenCVDecoder` (``cv2.QRCodeDetector``) is only a comparison in the
-  benchmark.
+  benchmark.  It is asked once, on a generated code, whether it can decode at
+  all: Debian 12's OpenCV 4.6 (what a Pi on Bookworm gets from apt) is built without
+  QUIRC, and its detector then locates codes but reads none, silently.  Such
+  an OpenCV is refused (:class:`DecoderUnusable`) with the reason, and
+  ``companion doctor`` lists it.
 
 Every decode call is wrapped: a decoder that raises (OpenCV raises
 ``UnicodeDecodeError`` / ``cv2.error`` on some real codes) counts as "found
@@ -22,8 +26,12 @@ whole frame when nothing was read.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
-from collections.abc import Callable, Iterable, Sequence
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -156,14 +164,83 @@ class PyzbarDecoder:
         return out
 
 
+class DecoderUnusable(RuntimeError):
+    """A decoder that loads but cannot read a code on this machine."""
+
+
+#: the text of the code an OpenCV detector must read before it is used
+PROBE_TEXT = "Table Companion: can this OpenCV read a QR code?"
+
+
+def probe_image() -> Image:
+    """A clean, generated QR code (6 px modules, quiet zone): any working
+    decoder reads it."""
+    import segno
+
+    rows = list(segno.make_qr(PROBE_TEXT, error="m").matrix_iter(scale=6, border=4))
+    return np.where(np.array(rows, dtype=bool), 0, 255).astype(np.uint8)
+
+
+@contextlib.contextmanager
+def _stdout_to_devnull() -> Iterator[None]:
+    """OpenCV without QUIRC prints "Library QUIRC is not linked" on the
+    process's standard output (C++ ``std::cout``), which would break
+    ``--json`` output: the probe's one call sends file descriptor 1 to
+    /dev/null."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no file descriptor 1 at all: nothing to protect
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def opencv_decode_problem(detector: Any, version: str) -> str | None:
+    """Why this OpenCV QR detector cannot be used, or ``None`` when it reads
+    the generated probe code."""
+    try:
+        with _stdout_to_devnull():
+            ok, texts, _points, _ = detector.detectAndDecodeMulti(probe_image())
+    except Exception as err:
+        return f"OpenCV {version}'s QR detector fails on a clean generated code ({type(err).__name__}: {err})"
+    if ok and PROBE_TEXT in tuple(texts or ()):
+        return None
+    located = " locates it but" if ok else ""
+    return (
+        f"OpenCV {version}'s QR detector{located} reads no text from a clean generated code: this OpenCV is "
+        "built without QUIRC (as Debian 12's python3-opencv 4.6 is, what apt gives a Pi on Bookworm), so it would read no card; "
+        "use zxing-cpp or pyzbar (COMPANION_DECODERS=zxing-cpp,pyzbar)"
+    )
+
+
+@functools.cache
+def _this_opencv_problem() -> str | None:
+    """:func:`opencv_decode_problem` for the process's own OpenCV, asked once."""
+    import cv2
+
+    return opencv_decode_problem(cv2.QRCodeDetector(), str(getattr(cv2, "__version__", "?")))
+
+
 class OpenCVDecoder:
-    """``cv2.QRCodeDetector`` (several codes per image); a benchmark comparison."""
+    """``cv2.QRCodeDetector`` (several codes per image); a benchmark comparison.
+
+    Raises :class:`DecoderUnusable` when this OpenCV cannot decode (no QUIRC)."""
 
     name = "opencv"
 
     def __init__(self) -> None:
         import cv2
 
+        problem = _this_opencv_problem()
+        if problem is not None:
+            raise DecoderUnusable(problem)
         self._det = cv2.QRCodeDetector()
 
     def attempt(self, gray: Image) -> Attempt:
@@ -190,6 +267,14 @@ DECODER_CLASSES: dict[str, Callable[[], Decoder]] = {
 }
 
 
+#: what to install when a decoder cannot be imported
+INSTALL_HINTS = {
+    "zxing-cpp": " (pip install zxing-cpp)",
+    "pyzbar": " (apt-get install libzbar0)",
+    "opencv": " (pip install opencv-python-headless; on a Pi: apt-get install python3-opencv)",
+}
+
+
 @dataclass(frozen=True)
 class DecoderStatus:
     name: str
@@ -209,9 +294,10 @@ def probe_decoders(names: Sequence[str] = ("zxing-cpp", "pyzbar")) -> tuple[list
         try:
             ready.append(factory())
             report.append(DecoderStatus(name, True, "loaded"))
+        except DecoderUnusable as err:
+            report.append(DecoderStatus(name, False, f"cannot be used: {err}"))
         except Exception as err:  # ImportError, or libzbar0 missing (OSError/ImportError)
-            hint = " (apt-get install libzbar0)" if name == "pyzbar" else " (pip install zxing-cpp)"
-            report.append(DecoderStatus(name, False, f"cannot load: {err}{hint}"))
+            report.append(DecoderStatus(name, False, f"cannot load: {err}{INSTALL_HINTS.get(name, '')}"))
     return ready, report
 
 

@@ -338,7 +338,9 @@ def doctor_report(config: HardwareConfig, probe: bool = True) -> dict[str, Any]:
     """What ``companion doctor`` prints: the machine, the decoders, numpy, the
     GPIO pin factory, the chosen camera and dice with the reasons and each
     device opened, and the settings in force.  ``problems`` lists what is
-    missing or broken (``companion doctor`` then exits 1)."""
+    missing or broken (``companion doctor`` then exits 1), among them a
+    configured QR decoder that cannot load or cannot read (an OpenCV without
+    QUIRC) while a camera is in use."""
     from hardware import checks
     from hardware.onenumpy import describe, numpy_copies, problems
 
@@ -372,6 +374,8 @@ def doctor_report(config: HardwareConfig, probe: bool = True) -> dict[str, Any]:
             report[role]["check"] = check.to_json()
             if not check.ok:
                 trouble.append(f"{role}: {check.message}")
+    if report["camera"]["kind"] != "none":  # a decoder named in the settings that cannot read is a problem
+        trouble += [f"QR decoder {d.name}: {d.why}" for d in decoders if not d.available]
     report["led"] = f"BCM{config.led}" if config.led is not None else None
     led_check = checks.check_led(config.led, probe, pi)
     if led_check is not None:

@@ -216,6 +216,9 @@ class HardwareRuntime:
         self._pending = 0
 
         decoders, self.decoder_report = probe_decoders(config.decoders)
+        for status in self.decoder_report:
+            if not status.available:
+                log.warning("QR decoder %s: %s", status.name, status.why)
         self.scanner: Scanner | None = Scanner(decoders, thorough=False) if decoders else None
         self.debouncer = SightingDebouncer(config.debounce_k, config.debounce_n, config.leave_s)
         self._reset_debounce = threading.Event()

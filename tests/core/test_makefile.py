@@ -58,3 +58,22 @@ def test_32_bit_stops_at_once_with_a_clear_message(tmp_path: Path) -> None:
     assert "needs a 64-bit system: this one is armhf (32-bit)" in result.stderr
     assert "Raspberry Pi OS (64-bit)" in result.stderr
     assert "Installing" not in result.stdout  # nothing was installed first
+
+
+def test_a_library_renamed_t64_counts_as_installed(tmp_path: Path) -> None:
+    """Debian 13 (Trixie) ships libzbar0 as libzbar0t64: `make run` must not
+    run apt at every start for it (seen in the Trixie root of the arm64 proof)."""
+    calls = tmp_path / "apt-calls"
+    (tmp_path / "dpkg").write_text('#!/bin/sh\n[ "$2" = libzbar0t64 ] && echo "Status: install ok installed" '
+                                   "&& exit 0\nexit 1\n")
+    (tmp_path / "apt-get").write_text(f'#!/bin/sh\necho "apt-get $*" >> {calls}\n')
+    for tool in ("dpkg", "apt-get"):
+        (tmp_path / tool).chmod(0o755)
+    env = {"PATH": f"{tmp_path}:{os.environ['PATH']}", "COMPANION_PI": "0"}
+    there = make("apt-run", "RUN_APT=libzbar0", "RUN_APT_IF_AVAILABLE=", env=env)
+    assert there.returncode == 0, there.stderr
+    assert "Installing" not in there.stdout and not calls.exists()
+    # a library there under neither name is still installed
+    absent = make("apt-run", "RUN_APT=libfoo0", "RUN_APT_IF_AVAILABLE=", env=env)
+    assert "Installing system packages: libfoo0" in absent.stdout
+    assert "apt-get install -y -qq --no-install-recommends libfoo0" in calls.read_text()

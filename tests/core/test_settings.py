@@ -74,6 +74,8 @@ def test_a_bad_port_is_a_clear_error_for_every_subcommand(tmp_path: Path) -> Non
     assert run("games", env=env).returncode == 0  # only serve reads the port
     result = run("doctor", "--quick", env={**env, "COMPANION_CAMERA": "none", "COMPANION_DICE": "none"})
     assert "Traceback" not in result.stderr, result.stderr
+    # doctor checks what serve (and so the service) would stop on: a misspelt setting, exit 2
+    assert result.returncode == 2 and "companion doctor: COMPANION_PORT: port 'abc' is not" in result.stderr
     result = run("serve", "--no-hardware", env={**env, "COMPANION_DB": str(tmp_path / "t.sqlite3")})
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "COMPANION_PORT: port 'abc' is not a whole number" in result.stderr
