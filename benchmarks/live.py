@@ -7,8 +7,9 @@ developing).  Every server is a real process on 127.0.0.1 serving a Money
 Maker table of six banks; the live clients read the same streams a
 browser does (``Accept-Encoding: gzip``).  Compared in the same run:
 
-* ``before``: ``main``'s code (a git worktree at ``$LIVE_BEFORE``, default
-  ``/tmp/live-before``): Werkzeug's threaded server, a render per client;
+* ``before``: the code before this work (commit ``BEFORE_REV``, unpacked with
+  ``git archive`` into ``$LIVE_BEFORE``, default ``/tmp/live-before``):
+  Werkzeug's threaded server, a render per client;
 * ``werkzeug``: this code under ``companion serve`` (one render per distinct
   view, streams freed at once, the connection cap);
 * ``waitress`` and ``gunicorn-gthread``: this code's app under those
@@ -46,10 +47,12 @@ from typing import Any
 
 from benchmarks.load import Browser, end_process, free_port, percentile
 from benchmarks.pi_budget import SOURCE, budget
-from benchmarks.report import table, write_section
+from benchmarks.report import table, tree_at, write_section
 
 REPO = Path(__file__).resolve().parent.parent
 BEFORE = Path(os.environ.get("LIVE_BEFORE", "/tmp/live-before"))
+#: main before the live screens rendered once per view
+BEFORE_REV = "beabb27"
 CANDIDATES = Path(os.environ.get("LIVE_CANDIDATES", "/tmp/live-cands"))
 PIN = "4321"
 JOIN = "LOAD"
@@ -641,6 +644,8 @@ def main(argv: list[str]) -> int:
         return 0
     signal.signal(signal.SIGTERM, _stop)  # a stopped run still stops its servers (their finally blocks)
     chosen = [v for v in VARIANTS if not args.only or v.name in args.only.split(",")]
+    if any(v.name == "before" for v in chosen):
+        tree_at(BEFORE_REV, BEFORE)
     actions, opens = (10, 60) if args.quick else (40, 300)
     results: dict[str, dict[str, Any]] = {}
     skipped: dict[str, str] = {}

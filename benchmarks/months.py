@@ -29,11 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.pi_budget import PI4, PI5, SOURCE
-from benchmarks.report import commit, table, write_section
+from benchmarks.report import commit, table, tree_at, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = ROOT / "benchmarks" / "months_probe.py"
 BEFORE = Path(os.environ.get("MONTHS_BEFORE", "/tmp/mem-before"))
+#: main just before the room dropped finished tables and snapshots came in
+BEFORE_REV = "e41f72b"
 GAMES = ("muell-money", "money-maker", "world-of-waste")
 TITLES = {"muell-money": "Müll + Money", "money-maker": "Money Maker", "world-of-waste": "World of Waste"}
 #: the published Python run on a Raspberry Pi 4 (n-body, 5,000,000 steps)
@@ -46,18 +48,9 @@ TITLE = "Months on a Pi: memory, restart, undo, loading, writes (benchmarks/mont
 
 
 def before_tree() -> tuple[Path, str]:
-    """``main``'s code in a folder of its own (``git archive``: the main
-    worktree is never touched)."""
-    rev = subprocess.run(["git", "rev-parse", "--short", "main"], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.strip()
-    stamp = BEFORE / ".commit"
-    if not (stamp.exists() and stamp.read_text() == rev):
-        shutil.rmtree(BEFORE, ignore_errors=True)
-        BEFORE.mkdir(parents=True)
-        archive = subprocess.run(["git", "archive", "main"], cwd=ROOT, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(BEFORE)], input=archive, check=True)
-        stamp.write_text(rev)
-    return BEFORE, rev
+    """The code before issue 16's core work (main at ``BEFORE_REV``), in a
+    folder of its own: the same "before" in every run."""
+    return tree_at(BEFORE_REV, BEFORE), BEFORE_REV
 
 
 def probe(tree: Path, *args: str) -> dict[str, Any]:

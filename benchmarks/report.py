@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import shutil
 import subprocess
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -74,3 +75,22 @@ def write_section(name: str, title: str, body: str) -> Path:
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text(text, encoding="utf-8")
     return DOC
+
+
+def tree_at(rev: str, folder: Path) -> Path:
+    """The repository's tree at commit ``rev``, unpacked once into ``folder``
+    (``git archive``): the code a benchmark measures as "before", the same in
+    every run and never the working tree.  Needs the git history."""
+    root = Path(__file__).resolve().parent.parent
+    stamp = folder / ".commit"
+    if stamp.exists() and stamp.read_text() == rev:
+        return folder
+    archive = subprocess.run(["git", "archive", rev], cwd=root, capture_output=True)
+    if archive.returncode != 0:
+        raise SystemExit(f"the 'before' code (commit {rev}) is not in this clone's history: "
+                         f"{archive.stderr.decode(errors='replace').strip()}")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    stamp.write_text(rev)
+    return folder
