@@ -426,6 +426,49 @@ def assert_fits_the_tv(page: Any, name: str) -> dict[str, float]:
     return fit
 
 
+#: on every redrawn view, the board's overshoot at the instant the view is in
+#: (this listener is added after live.js's own, so it runs after the fit)
+WATCH_FITS = """() => {
+  window.overshoot = [];
+  document.addEventListener('companion:view', () => {
+    const inner = document.querySelector('.board-fit');
+    window.overshoot.push(inner.getBoundingClientRect().bottom - inner.parentElement.getBoundingClientRect().bottom);
+  });
+}"""
+
+
+def test_the_tv_never_paints_a_board_that_runs_over(browser: Any, live: tuple[LiveServer, Flask]) -> None:
+    """A view that lands is fitted before it is painted (it used to wait a
+    frame, and a TV measured in between ran 7 px over in CI), and a board
+    that grows by itself between two views is fitted again."""
+    import random
+
+    from .conftest import login
+    from .play import play, seat_up
+
+    server, app = live
+    host_client = app.test_client()
+    login(host_client)
+    party = seat_up(app, host_client, "muell-money", ["Ann", "Bob", "Cyd", "Dee"])
+    context = browser.new_context(**TV_720)
+    context.set_default_timeout(8000)
+    screen = context.new_page()
+    screen.goto(server.url + "/")
+    screen.wait_for_selector("#conn.on")
+    screen.wait_for_function("document.querySelector('.board-fit') && document.querySelector('.board-fit').dataset.scale")
+    screen.evaluate(WATCH_FITS)
+    play(party, 60, random.Random(3))
+    screen.wait_for_function(f"+document.querySelector('#live .live-root').dataset.state >= {party.table.state_no}", timeout=15000)
+    overshoot = screen.evaluate("window.overshoot")
+    assert overshoot and max(overshoot) <= 1, overshoot
+    # something grows inside the board with no view behind it: fitted again
+    before = float(screen.evaluate("document.querySelector('.board-fit').dataset.scale"))
+    screen.evaluate("""() => { const tall = document.createElement('div'); tall.style.height = '120px';
+                               document.querySelector('.board-fit').appendChild(tall); }""")
+    screen.wait_for_function(f"parseFloat(document.querySelector('.board-fit').dataset.scale) < {before}")
+    assert_fits_the_tv(screen, "table-grown-720p")
+
+
 @pytest.mark.parametrize("game", [g for g in MAX_SEATS if g in GAMES])
 def test_mid_game_screens_fit_a_720p_tv(browser: Any, live: tuple[LiveServer, Flask], game: str) -> None:
     """A game at its most seats played a while by the random player, then

@@ -376,12 +376,23 @@
    * a wider layout puts more mats side by side, so less has to shrink. */
   var MIN_SCALE = 0.3;  // text is never drawn smaller for it: see --fit in app.css
   var fitQueued = false;
+  // Anything that changes the board's size between two views (a late font, a
+  // part redrawn by itself, a box opened) fits it again: the fit is idempotent,
+  // so the observer's answer to our own resizing settles after one frame.
+  var fitWatch = window.ResizeObserver ? new ResizeObserver(function () { queueFit(); }) : null;
+  var fitWatched = null;
 
   function fitBoard() {
     fitQueued = false;
     var box = document.querySelector("body.screen .board");
     var inner = box && box.querySelector(".board-fit");
     if (!inner) return;
+    if (fitWatch && fitWatched !== inner) {
+      fitWatch.disconnect();
+      fitWatch.observe(box);
+      fitWatch.observe(inner);
+      fitWatched = inner;
+    }
     var W = box.clientWidth, H = box.clientHeight;
     if (!W || !H) return;
     inner.style.transform = "none";
@@ -612,7 +623,8 @@
     searchRules(form);
   });
 
-  document.addEventListener("companion:view", queueFit);
+  // a new view is fitted before it is ever painted: no frame of the TV shows it running over
+  document.addEventListener("companion:view", function () { fitBoard(); });
   window.addEventListener("resize", queueFit);
   document.addEventListener("toggle", queueFit, true);
 
