@@ -276,6 +276,13 @@ class Table:
     def score(self) -> ScoreSheet:
         return self.game.score(self._state)
 
+    def recent_moves(self, limit: int) -> tuple[int, list[LogEntry]]:
+        """How many moves are in force (not undone), and the last ``limit`` of
+        them, oldest first: reads those entries only, however long the log."""
+        with self._lock:
+            active = self._log.active_moves()
+            return len(active), [self._log.entry(seq) for seq in active[-limit:]] if limit > 0 else []
+
     def undone_seqs(self) -> set[int]:
         with self._lock:
             return set(self._log.undone)

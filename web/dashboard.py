@@ -29,7 +29,6 @@ from typing import Any, Protocol
 from companion.errors import SetupError, StoreUnavailable, UnknownTable
 from companion.games.base import Seat
 from companion.sandbox import Sandboxes
-from companion.store import LogEntry
 from companion.table import Room, Table
 
 #: letters that cannot be mistaken for each other when read off a TV
@@ -57,12 +56,6 @@ class HardwareLike(Protocol):
 
 class SeatTaken(Exception):
     """The seat already belongs to a phone; the host can free it."""
-
-
-def active_moves(table: Table) -> list[LogEntry]:
-    """The table's moves in force (not undone), oldest first."""
-    undone = table.undone_seqs()
-    return [e for e in table.entries if e.kind == "move" and e.seq not in undone]
 
 
 def new_join_code(length: int = 4) -> str:
@@ -382,7 +375,7 @@ class Dashboard:
         """Over through the host's ``end`` command (still in force)."""
         if not table.is_over():
             return False
-        moves = active_moves(table)
+        _, moves = table.recent_moves(1)
         return bool(moves) and moves[-1].name == "end" and moves[-1].actor == "host"
 
     def ended_by_host(self, table: Table) -> bool:

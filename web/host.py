@@ -47,7 +47,6 @@ from web.common import (
     typed_url,
     wants_json,
 )
-from web.dashboard import active_moves
 from web.forms import FormError, read_state_no
 from web.lookback import render_look, step_base
 from web.qr import qr_svg
@@ -212,6 +211,8 @@ def _hardware_mark() -> str:
 
 #: the most moves one undo takes back (the form and the server agree)
 UNDO_LIMIT = 50
+#: the host's page lists the last moves in force (the undo box's list)
+RECENT_MOVES = 8
 #: the longest reason an undo or an early end takes (the forms' maxlength)
 MAX_REASON = 200
 #: the actors the host's action forms may act as
@@ -278,10 +279,7 @@ def host_context(table: Table) -> dict[str, Any]:
         cards = list(game.card_kinds(table.config.edition))
     except Exception:
         cards = []
-    moves = [
-        {"seq": e.seq, "summary": table.public_summary(e)}
-        for e in active_moves(table)
-    ]
+    move_count, recent = table.recent_moves(RECENT_MOVES)
     chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
     return {
         "table": table,
@@ -294,9 +292,9 @@ def host_context(table: Table) -> dict[str, Any]:
         "end_hint": end_hint,
         "dice": dice,
         "cards": cards,
-        "active_moves": moves[-8:][::-1],
-        "move_count": len(moves),
-        "undo_max": min(len(moves), UNDO_LIMIT),
+        "active_moves": [{"seq": e.seq, "summary": table.public_summary(e)} for e in reversed(recent)],
+        "move_count": move_count,
+        "undo_max": min(move_count, UNDO_LIMIT),
         "taken": d.taken_seats(table),
         "on_screen": d.current_id == table.id,
         "hardware": _hardware(),
@@ -462,7 +460,7 @@ def undo(table_id: str) -> BaseResponse:
         abort(400, description="Undo how many moves? A whole number.")
     if dash().provisional_end(table):
         return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
-    most = min(len(active_moves(table)), UNDO_LIMIT)
+    most = min(table.recent_moves(0)[0], UNDO_LIMIT)
     if most == 0:
         return answer(422, "There is nothing to undo.", "illegal", _back(table))
     if not 1 <= count <= most:

@@ -3,10 +3,13 @@ loaded at start, but the host page lists them and resumes any of them."""
 
 from __future__ import annotations
 
+import re
 import time
+from typing import Any
 
-from companion.commands import Actor, Command
+from companion.commands import HOST, Actor, Command
 from companion.table import Room
+from companion.tablelog import CHUNK
 from tests.web.conftest import login, make_app, open_table
 
 
@@ -30,3 +33,36 @@ def test_a_resting_table_is_listed_and_resumes(room: Room) -> None:
     table.submit(Command(Actor.of_seat(1), "add", {"amount": 1}))
     home = client.get("/host").text
     assert "Resting tables" not in home and f"/host/t/{tid}" in home
+
+
+def test_the_host_page_of_a_long_table_reads_only_its_newest_moves(room: Room, monkeypatch: Any) -> None:
+    """The host's page lists the last moves in force and how many there are;
+    for a table reloaded from the store it reads those entries, not the whole
+    log (it used to read and keep every entry: work and memory grew with the
+    evening)."""
+    first = make_app(room).test_client()
+    login(first)
+    tid = open_table(first, "muell-money", ["Ann", "Bob"])
+    table = room.get(tid)
+    for i in range(3 * CHUNK):
+        table.submit(Command(HOST, "correct", {"value": "cash", "seat": 0, "to": 20 + i % 2, "reason": "recount"}))
+    table.undo(1, state_no=table.state_no)
+    undone = table.undone_seqs()
+    in_force = [e.seq for e in table.entries if e.kind == "move" and e.seq not in undone]
+    restarted = Room(room.store)
+    read: list[int] = []
+    real = room.store.entries
+
+    def counted(table_id: str, first: int = 1, last: int | None = None, *, kind: str | None = None) -> list[Any]:
+        rows = real(table_id, first, last, kind=kind)
+        read.extend(e.seq for e in rows)
+        return rows
+
+    monkeypatch.setattr(room.store, "entries", counted)
+    client = make_app(restarted).test_client()
+    login(client)
+    page = client.get(f"/host/t/{tid}").text
+    assert len(read) <= 2 * CHUNK, f"{len(read)} of {len(table.entries)} entries read for one host page"
+    # the undone correction is not listed; the 8 before it are, newest first
+    assert [int(s) for s in re.findall(r'<li value="(\d+)">', page)] == in_force[-8:][::-1]
+    assert 'max="50"' in page  # the undo box: up to UNDO_LIMIT of the moves in force
