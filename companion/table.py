@@ -32,6 +32,7 @@ from companion.errors import IllegalMove, InvalidCommand, SetupError, StaleState
 from companion.games import get_game
 from companion.games.base import (
     TABLE_SCREEN,
+    CardKind,
     Game,
     ScoreSheet,
     Seat,
@@ -137,6 +138,8 @@ class Table:
         self.read_only = read_only
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
+        self._card_kinds: tuple[CardKind, ...] | None = None
+        self._public_view: tuple[int, dict[str, Any]] | None = None
         self.store = store
         self._log = log if log is not None else TableLog(entries)
         self._lock = threading.RLock()
@@ -276,6 +279,14 @@ class Table:
     def score(self) -> ScoreSheet:
         return self.game.score(self._state)
 
+    def card_kinds(self) -> tuple[CardKind, ...]:
+        """The game's card kinds in this table's edition, worked out once (the
+        configuration never changes; the host's page asks at every render)."""
+        kinds = self._card_kinds
+        if kinds is None:
+            kinds = self._card_kinds = tuple(self.game.card_kinds(self.config.edition))
+        return kinds
+
     def recent_moves(self, limit: int) -> tuple[int, list[LogEntry]]:
         """How many moves are in force (not undone), and the last ``limit`` of
         them, oldest first: reads those entries only, however long the log."""
@@ -346,6 +357,18 @@ class Table:
                 "game_view": self.game.view(state, viewer),
                 "log": self.log(viewer, log_limit),
             }
+
+    def public_game_view(self, state_no: int) -> dict[str, Any] | None:
+        """The table screen's game view at ``state_no``, worked out once per
+        state (every seat's page compares its own view with it); ``None`` when
+        the table is no longer at that state.  Shared: read it, never change it."""
+        with self._lock:
+            if state_no != self.state_no:
+                return None
+            kept = self._public_view
+            if kept is None or kept[0] != state_no:
+                kept = self._public_view = (state_no, self.game.view(self._state, TABLE_SCREEN))
+            return kept[1]
 
     def position_notes(self) -> list[str]:
         """A public note when the table did not start from the game's setup."""

@@ -434,7 +434,7 @@ class HardwareRuntime:
                 notes.append(TABLE_NOTES["dice-failed"])
         if self.frames is not None:
             try:
-                has_cards = bool(table.game.card_kinds(table.config.edition))
+                has_cards = bool(table.card_kinds())
             except Exception:
                 has_cards = False
             if has_cards and self.camera_health().state is not CameraState.SEEING:
@@ -520,7 +520,7 @@ class HardwareRuntime:
         key = (table.id, table.game.key)
         registry = self._registries.get(key)
         if registry is None:
-            registry = CardRegistry(table.game.key, table.game.card_kinds(table.config.edition))
+            registry = CardRegistry(table.game.key, table.card_kinds())
             self._registries[key] = registry
         return registry
 

@@ -272,11 +272,10 @@ def can_roll_now(table: Table | None) -> bool:
 
 def host_context(table: Table) -> dict[str, Any]:
     d = dash()
-    game = table.game
     finished = d.finished(table)
     dice = dice_now(table)
     try:
-        cards = list(game.card_kinds(table.config.edition))
+        cards = list(table.card_kinds())
     except Exception:
         cards = []
     move_count, recent = table.recent_moves(RECENT_MOVES)
@@ -409,7 +408,7 @@ def card(table_id: str) -> BaseResponse:
     state_no = _state_no_or_400()
     if (late := _over_or_stale(table, state_no)) is not None:
         return late
-    kinds = {k.code: k for k in table.game.card_kinds(table.config.edition)}
+    kinds = {k.code: k for k in table.card_kinds()}
     code = str(request.form.get("card", ""))
     if code not in kinds:
         abort(400, description="Pick one of the cards.")

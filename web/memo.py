@@ -9,6 +9,10 @@ page holds, drawn once and reused.
   screen's board and the public "The table" of every phone at that state
   are drawn once, and a view holding anything of its own (a seat's
   secrets) can only ever match itself.
+* :func:`log_entry_key` and :func:`action_key`: the log's entries and the
+  action forms, each drawn once per distinct content (an entry never
+  changes; a form's state number and CSRF token are written outside it),
+  so from one state to the next a page draws what changed.
 * :func:`memo_url_for`: ``url_for`` for the templates, remembering the
   addresses it built (a page builds the same rule and step links each
   time; building one costs ~0.2 ms).
@@ -28,8 +32,8 @@ from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 
-#: parts kept at once (each a few KB)
-PARTS_KEPT = 512
+#: parts kept at once (boards a few KB, log entries and forms under one)
+PARTS_KEPT = 4096
 #: addresses kept at once
 URLS_KEPT = 4096
 
@@ -51,6 +55,10 @@ class _Lru:
             else:
                 self.misses += 1
             return found
+
+    def kept(self) -> list[Any]:
+        with self._lock:
+            return list(self._items)
 
     def put(self, key: Any, value: Any) -> None:
         with self._lock:
@@ -98,6 +106,32 @@ def board_key(view: Mapping[str, Any], table: Any = None) -> str:
         return ""
     table_id = str(getattr(table, "id", ""))
     return "board:" + table_id + ":" + hashlib.blake2b(data.encode("utf-8"), digest_size=20).hexdigest()
+
+
+def _digest(kind: str, data: Any) -> str:
+    """``kind`` and a digest of ``data`` written out, or empty (no memo) when
+    it cannot be written out."""
+    try:
+        text = json.dumps(data, sort_keys=True, default=_plain, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return ""
+    return kind + ":" + hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
+
+
+def log_entry_key(entry: Mapping[str, Any], step_base: Any) -> str:
+    """The key of one drawn log entry: all of it as the viewer sees it (its
+    lines, who, whether undone) and the base of its step link.  An entry
+    never changes once logged, so from one state to the next only the new
+    entries (and one undone) are drawn; a seat's private lines make its
+    entry its own."""
+    return _digest("log", [entry, step_base])
+
+
+def action_key(hint: Mapping[str, Any], url: str, actor: str, veil: bool) -> str:
+    """The key of one drawn action form, all but its state number and CSRF
+    token (written outside the memo, so a form drawn at one state serves the
+    next): the hint whole, where it posts, for whom, veiled or not."""
+    return _digest("act", [hint, url, actor, veil])
 
 
 def _plain(value: Any) -> Any:

@@ -151,7 +151,7 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     finished = d.finished(table)
     view = project(table, seat_viewer(seat))
     actions = [] if finished else table.actions(Actor.of_seat(seat))
-    public = project(table, TABLE_SCREEN, 0)["game_view"]
+    public = table.public_game_view(view["state_no"]) or project(table, TABLE_SCREEN, 0)["game_view"]
     private = private_part(view["game_view"], public)
     your_turn = not finished and seat in view["awaiting"]
     seat_name = table.seat_names[seat]

@@ -206,7 +206,7 @@ def decode_photo(data: bytes) -> Any:
 
 def _registry(table: Table) -> CardRegistry:
     try:
-        return CardRegistry(table.game.key, table.game.card_kinds(table.config.edition))
+        return CardRegistry(table.game.key, table.card_kinds())
     except (TagError, Refusal) as err:
         abort(422, description=f"{table.game.title} has no readable card tags: {err}")
 

@@ -467,6 +467,16 @@ def test_the_tv_never_paints_a_board_that_runs_over(browser: Any, live: tuple[Li
                                document.querySelector('.board-fit').appendChild(tall); }""")
     screen.wait_for_function(f"parseFloat(document.querySelector('.board-fit').dataset.scale) < {before}")
     assert_fits_the_tv(screen, "table-grown-720p")
+    # too full to fit with legible text: the parts marked optional fold away
+    screen.evaluate("""() => { const more = document.createElement('div'); more.className = 'tv-optional';
+                               more.style.height = '4000px'; more.id = 'optional-part';
+                               document.querySelector('.board-fit').appendChild(more); }""")
+    screen.wait_for_function("document.querySelector('.board-fit').classList.contains('crowded')")
+    assert not screen.locator("#optional-part").is_visible()
+    assert_fits_the_tv(screen, "table-crowded-720p")
+    # room again (here at the next fit: a view, a resize): the optional parts are back
+    screen.evaluate("() => { document.querySelector('#optional-part').remove(); dispatchEvent(new Event('resize')); }")
+    screen.wait_for_function("!document.querySelector('.board-fit').classList.contains('crowded')")
 
 
 @pytest.mark.parametrize("game", [g for g in MAX_SEATS if g in GAMES])

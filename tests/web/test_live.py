@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.commands import Actor, Command
+from companion.commands import HOST, Actor, Command
 from companion.table import Room
 from web import WebConfig, create_app, dashboard_of
 from web.live import SHARED_CSRF, LiveRenders, LiveState, ViewKey, accepts_gzip, with_csrf
@@ -312,10 +312,14 @@ def test_the_board_is_drawn_once_for_the_table_screen_and_every_phone_at_one_sta
     tid = open_table(host, "secretive", ["Ann", "Bob", "Cy"])
     phones = [phone(app, tid, s) for s in range(3)]
     parts = app.jinja_env.memo_parts  # type: ignore[attr-defined]
-    before = parts.misses
+
+    def boards() -> set[str]:
+        return {k for k in parts.kept() if k.startswith("board:")}
+
+    before = boards()
     tv = app.test_client().get(f"/t/{tid}/live").text
     seat_pages = [p.get(f"/s/{tid}/{s}/live").text for s, p in enumerate(phones)]
-    assert parts.misses - before == 1  # one board drawn; the phones' "The table" reused it
+    assert len(boards() - before) == 1  # one board drawn; the phones' "The table" reused it
     board = tv[tv.index('<div class="game-view'):]
     board = board[:board.index("</div>") + 6]
     for s, page in enumerate(seat_pages):
@@ -350,3 +354,43 @@ def test_remembered_addresses_are_the_ones_url_for_builds(app: Flask) -> None:
         assert url_for("screen.table_screen", table_id="t-1", _external=True).startswith("http://")
     with app.test_request_context("/", environ_overrides={"SCRIPT_NAME": "/under"}):
         assert url_for("screen.rule", seed="004", section="Raw Materials", quote="a & b") == "/under" + first
+
+
+# drawn once: log entries and action forms ------------------------------------------------------
+def test_forms_and_log_entries_drawn_at_one_state_serve_the_next_with_its_own_numbers(
+        app: Flask, host: FlaskClient) -> None:
+    """A page at a new state draws only what changed: its log entries and
+    action forms are kept by their content, and the state number and the
+    CSRF token each form carries are written outside what is kept."""
+    import re
+
+    tid = open_table(host, "muell-money", ["Ann", "Bob"])
+    table = dashboard_of(app).room.get(tid)
+    ann = phone(app, tid, 0)
+    other_host = app.test_client()
+    login(other_host)
+    parts = app.jinja_env.memo_parts  # type: ignore[attr-defined]
+
+    def drawn() -> set[str]:
+        return {k for k in parts.kept() if k.startswith(("log:", "act:"))}
+
+    first = ann.get(f"/s/{tid}/0/live").text
+    host.get(f"/host/t/{tid}/live")
+    before = drawn()
+    table.submit(Command(HOST, "correct", {"value": "cash", "seat": 1, "to": 21, "reason": "recount"}))
+    page = ann.get(f"/s/{tid}/0/live").text
+    # every form says the new state and this phone's CSRF token, none the old ones
+    states = re.findall(r'name="state_no" value="(\d+)"', page)
+    assert states and set(states) == {str(table.state_no)}, states
+    assert set(re.findall(r'name="csrf" value="([^"]+)"', page)) == {csrf(ann)}
+    # of the log, only the new entry was drawn anew (the others were kept)
+    new_logs = {k for k in drawn() - before if k.startswith("log:")}
+    assert len(new_logs) == 1, new_logs
+    assert page.count('class="log-entry') == min(first.count('class="log-entry') + 1, 10)
+    # two hosts (two sessions) on the same page: each form carries its own token
+    a, b = host.get(f"/host/t/{tid}/live").text, other_host.get(f"/host/t/{tid}/live").text
+    assert set(re.findall(r'name="csrf" value="([^"]+)"', a)) == {csrf(host)}
+    assert set(re.findall(r'name="csrf" value="([^"]+)"', b)) == {csrf(other_host)}
+    # the number fields' ids stay unique within a page drawn from kept forms
+    ids = re.findall(r' id="([^"]+)"', a)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)

@@ -185,6 +185,8 @@ GEOMETRY = r"""(kind) => {
   out.statusCut = status ? status.scrollHeight > status.clientHeight + 1 : false;
   // the TV's board is never scrolled: its fitted content ends inside it
   out.boardOver = fit ? fit.getBoundingClientRect().bottom - fit.parentElement.getBoundingClientRect().bottom : 0;
+  out.fitInfo = fit ? `scale ${fit.dataset.scale}, box ${fit.parentElement.clientWidth}x${fit.parentElement.clientHeight}, `
+    + `content ${fit.offsetWidth}x${fit.offsetHeight} (style width ${fit.style.width}), drawn ${Math.round(fit.getBoundingClientRect().height)} px` : '';
   out.text.sort((a, b) => a[0] - b[0]);
   out.text = out.text.slice(0, 8);
   return out;
@@ -274,7 +276,10 @@ class Walk:
             if geo["statusCut"]:
                 self.problems.append(f"{where}: the status line is cut short")
             if geo["boardOver"] > 1:
-                self.problems.append(f"{where}: the board runs {geo['boardOver']:.0f} px past the TV's bottom")
+                page.wait_for_timeout(1000)
+                later = page.evaluate(GEOMETRY, kind)
+                self.problems.append(f"{where}: the board runs {geo['boardOver']:.0f} px past the TV's bottom"
+                                     f" ({geo['fitInfo']}; a second later: {later['boardOver']:.0f} px, {later['fitInfo']})")
             least = geo["minText"]
             self.smallest_tv_text[where] = (least, geo["scale"])
             if least < MIN_TV_TEXT[screen] - 0.05:

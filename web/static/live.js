@@ -398,16 +398,24 @@
     inner.style.transform = "none";
     // --fit lets the CSS keep small text legible however far the board is scaled
     function heightAt(s) { inner.style.width = (W / s) + "px"; inner.style.setProperty("--fit", s); return inner.offsetHeight; }
-    var scale = 1;
-    if (heightAt(1) > H) {
+    function largestFit() {
+      if (heightAt(1) <= H) return 1;
       var lo = MIN_SCALE, hi = 1;
       for (var i = 0; i < 9; i++) {
         var mid = (lo + hi) / 2;
         if (heightAt(mid) * mid <= H) lo = mid; else hi = mid;
       }
-      scale = lo;
-      heightAt(scale);
+      return lo;
     }
+    // a board too full to fit with legible text folds away its .tv-optional
+    // parts (a caption, the discard pile: the phones and the host still show them)
+    inner.classList.remove("crowded");
+    var scale = largestFit();
+    if (heightAt(scale) * scale > H) {
+      inner.classList.add("crowded");
+      scale = largestFit();
+    }
+    heightAt(scale);
     inner.style.transform = scale < 1 ? "scale(" + scale + ")" : "none";
     inner.dataset.scale = scale.toFixed(3);
   }
