@@ -14,8 +14,10 @@ from typing import Any
 from companion.games.base import Viewer
 from companion.table import Table
 
-#: log entries a page shows (the export has them all)
-LOG_LIMIT = 40
+#: log entries a live page shows at most (the table screen 14, the host 12,
+#: a phone 10: tests/web/test_views.py checks the templates against it); the
+#: export and the game record have them all
+LOG_LIMIT = 14
 
 
 def project(table: Table, viewer: Viewer, limit: int = LOG_LIMIT) -> dict[str, Any]:

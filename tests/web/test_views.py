@@ -27,3 +27,20 @@ def test_project_matches_table_view(app: Flask, host: FlaskClient) -> None:
             short = project(table, viewer, limit=3)
             assert short["log"] == full["log"][-3:]
     assert project(table, TABLE_SCREEN, 0)["log"] == []
+
+
+def test_no_live_page_shows_more_log_entries_than_it_is_given() -> None:
+    """Pages are given the last LOG_LIMIT entries: a template that shows more
+    would silently show fewer than it says."""
+    import re
+    from pathlib import Path
+
+    from web.views import LOG_LIMIT
+
+    templates = Path(__file__).resolve().parents[2] / "web" / "templates"
+    shown = {}
+    for path in templates.rglob("*.html"):
+        for n in re.findall(r"log\(view\.log, (\d+)", path.read_text(encoding="utf-8")):
+            shown[path.name] = max(shown.get(path.name, 0), int(n))
+    assert shown.pop("record.html") > LOG_LIMIT  # the game record: Table.view whole, not project
+    assert shown and max(shown.values()) <= LOG_LIMIT, shown
