@@ -176,6 +176,8 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
                        access_log=True, store_notice=notice)
     app = create_app(config)
     server.app = app
+    disconnects = app.extensions["companion.live"].disconnects
+    server.streams_watched = lambda: int(disconnects.watched)
     dash = dashboard_of(app)
     public, note = printed_base(app, host, port)
     print(f"Table Companion is serving on {host}:{port}", flush=True)

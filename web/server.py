@@ -1,6 +1,10 @@
 """The server ``companion serve`` runs: Werkzeug's threaded WSGI server (a
 thread per connection) with a cap on open connections.
 
+While more than :data:`TRANSIENT_MAX` open connections are not watched live
+streams (requests, streams starting or ending), a new connection waits for
+some to end (up to :data:`PACE_WAIT`), so a storm of reconnects cannot pile
+up threads faster than they end.
 Past the cap a new connection gets a short ``503 Service Unavailable`` with
 ``Retry-After`` and is closed, answered by one thread of its own, so a storm
 of connections can neither pile up threads nor run the process out of file
@@ -18,6 +22,8 @@ import queue
 import resource
 import socket
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
@@ -34,6 +40,11 @@ BUSY_TEXT = ("The companion has as many connections open as it takes ({cap}). "
              "Close this page on a device you no longer use, or wait: the page tries again by itself.")
 #: connections waiting for their 503 at most (more are closed without one)
 BUSY_QUEUE = 32
+#: connections open that are not live streams being watched (requests being
+#: answered, streams starting or ending), at most, before a new connection is
+#: served; past it the new one waits (up to PACE_WAIT) for some to end
+TRANSIENT_MAX = 24
+PACE_WAIT = 0.25
 
 
 def usable_cap(wanted: int, soft_limit: int | None = None) -> int:
@@ -70,6 +81,12 @@ class CappedServer(ThreadedWSGIServer):
         self._open = 0
         #: connections turned away (a 503) since the start
         self.turned_away = 0
+        #: how many live streams are open and watched (set by ``companion
+        #: serve``: web.live.Disconnects.watched); 0 counts every connection
+        #: as transient
+        self.streams_watched: Callable[[], int] = lambda: 0
+        #: connections that waited for others to end, since the start
+        self.paced = 0
         self._busy: queue.Queue[socket.socket] = queue.Queue(BUSY_QUEUE)
         self._busy_thread: threading.Thread | None = None
 
@@ -79,6 +96,7 @@ class CappedServer(ThreadedWSGIServer):
             return self._open
 
     def process_request(self, request: Any, client_address: Any) -> None:
+        self._pace()
         with self._count_lock:
             full = self._open >= self.max_connections
             if not full:
@@ -99,6 +117,26 @@ class CappedServer(ThreadedWSGIServer):
         finally:
             with self._count_lock:
                 self._open -= 1
+
+    def transient(self) -> int:
+        """Open connections that are not watched live streams."""
+        with self._count_lock:
+            opened = self._open
+        return opened - self.streams_watched()
+
+    def _pace(self) -> None:
+        """Wait (up to :data:`PACE_WAIT`) while more than :data:`TRANSIENT_MAX`
+        connections are transient (requests, streams starting or ending): a
+        storm of quick reconnects (phones whose browsers drop and reopen
+        their streams) then lets the threads it left end before more start,
+        instead of piling them up.  Live streams that stay open, however
+        many, never make a tap wait."""
+        if self.transient() <= TRANSIENT_MAX:
+            return
+        self.paced += 1
+        deadline = time.monotonic() + PACE_WAIT
+        while self.transient() > TRANSIENT_MAX and time.monotonic() < deadline:
+            time.sleep(0.002)
 
     # past the cap ---------------------------------------------------------------
     def _turn_away(self, sock: socket.socket) -> None:

@@ -394,3 +394,52 @@ def test_forms_and_log_entries_drawn_at_one_state_serve_the_next_with_its_own_nu
     # the number fields' ids stay unique within a page drawn from kept forms
     ids = re.findall(r' id="([^"]+)"', a)
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def test_a_storm_of_transient_connections_is_paced_and_live_streams_never_are(
+        room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past TRANSIENT_MAX open connections that are not watched live streams
+    (a storm of reconnects leaves such threads behind), a new connection waits
+    for some to end, up to PACE_WAIT, and is then served; open live streams,
+    however many, never make a request wait."""
+    import web.server as server_module
+
+    monkeypatch.setattr(server_module, "TRANSIENT_MAX", 1)
+    monkeypatch.setattr(server_module, "PACE_WAIT", 0.4)
+    config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
+                       keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
+    app = create_app(config)
+    server = CappedServer("127.0.0.1", 0, app, max_connections=20)
+    server.streams_watched = lambda: live_of(app).disconnects.watched
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    host = app.test_client()
+    login(host)
+    tid = open_table(host, "secretive", ["Ann", "Bob"])
+
+    def healthz() -> float:
+        started = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+        conn.close()
+        return time.monotonic() - started
+
+    try:
+        streams = [open_stream(server.port, f"/t/{tid}/stream") for _ in range(4)]
+        assert healthz() < 0.3 and server.paced == 0  # four live streams: nobody waits
+        assert wait_until(lambda: server.transient() == 0, 5.0)
+        idle = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(2)]  # transient: no request yet
+        assert wait_until(lambda: server.transient() == 2, 5.0)
+        before = server.paced
+        assert healthz() >= 0.35 and server.paced == before + 1  # waited, then served
+        for sock in idle:
+            sock.close()
+        assert wait_until(lambda: server.transient() == 0, 5.0)
+        assert healthz() < 0.3 and server.paced == before + 1
+        for sock in streams:
+            sock.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -38,7 +38,7 @@ def test_no_live_page_shows_more_log_entries_than_it_is_given() -> None:
     from web.views import LOG_LIMIT
 
     templates = Path(__file__).resolve().parents[2] / "web" / "templates"
-    shown = {}
+    shown: dict[str, int] = {}
     for path in templates.rglob("*.html"):
         for n in re.findall(r"log\(view\.log, (\d+)", path.read_text(encoding="utf-8")):
             shown[path.name] = max(shown.get(path.name, 0), int(n))
