@@ -149,12 +149,12 @@ def _serve_before(port: int) -> list[str]:
 
 
 VARIANTS = [
-    Variant("before", "main: Werkzeug threaded, a render per client", BEFORE, _serve_before, [BEFORE]),
-    Variant("werkzeug", "this branch: Werkzeug threaded + shared renders, freed streams, cap", REPO, _serve, [REPO]),
-    Variant("waitress", "this branch's app under waitress (128 threads)", REPO,
+    Variant("before", f"commit {BEFORE_REV}, before issue 16: Werkzeug threaded, a render per client", BEFORE, _serve_before, [BEFORE]),
+    Variant("werkzeug", "this code under `companion serve`: Werkzeug threaded + renders shared and drawn once per change, freed streams, paced reconnects, cap", REPO, _serve, [REPO]),
+    Variant("waitress", "this code's app under waitress (128 threads)", REPO,
             lambda port: [sys.executable, "-m", "benchmarks.live_server", "waitress", "--port", str(port)],
             [REPO, CANDIDATES]),
-    Variant("gunicorn-gthread", "this branch's app under gunicorn -k gthread (1 worker, 128 threads)", REPO,
+    Variant("gunicorn-gthread", "this code's app under gunicorn -k gthread (1 worker, 128 threads)", REPO,
             lambda port: [sys.executable, "-m", "benchmarks.live_server", "gunicorn", "--port", str(port)],
             [REPO, CANDIDATES]),
 ]
@@ -601,7 +601,7 @@ def report(results: dict[str, dict[str, Any]], skipped: dict[str, str], load_not
         lambda r: budget(r["p99"], digits=0))
     row("load benchmark at 60 clients: live view arrives, p99 (ms)", "load60", lambda r: f"{r['live_p99']:.0f}")
     row("storm: threads / descriptors 2.5 s after it", "storm", lambda r: f"{r['after_threads']} / {r['after_fds']}")
-    headers = ["measure", *names, "goal", "this branch (werkzeug)", "Pi budget (this branch)"]
+    headers = ["measure", *names, "goal", "this code (werkzeug)", "Pi budget (this code)"]
     variants = "\n".join(f"* `{v.name}`: {v.what}." for v in VARIANTS if v.name in results)
     skip = "".join(f"\n* `{n}` not measured: {why}." for n, why in skipped.items())
     return (
