@@ -66,6 +66,11 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**4):04d}"
 
 
+#: tables whose seats' token digests are kept in memory (every table ever
+#: opened was kept: the server's memory grew with each game)
+SEAT_DIGESTS_KEPT = 64
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -213,8 +218,9 @@ class Dashboard:
         self._records: OrderedDict[str, Table] = OrderedDict()
         #: table -> (step, side, the state number when it was put there)
         self._tv_steps: dict[str, tuple[int, str, int]] = {}
-        #: table id -> seat -> digest of its token (a copy of the store's meta)
-        self._seat_digests: dict[str, dict[int, str]] = {}
+        #: table id -> seat -> digest of its token (a copy of the store's meta,
+        #: for the SEAT_DIGESTS_KEPT tables asked most recently: read again when gone)
+        self._seat_digests: OrderedDict[str, dict[int, str]] = OrderedDict()
         if hardware is not None:
             hardware.set_table(self._current)
 
@@ -404,6 +410,9 @@ class Dashboard:
                 known = {int(k[5:]): v for k, v in meta.items()
                          if k.startswith("seat:") and k[5:].isdigit() and len(k) < 12 and v}
                 self._seat_digests[table.id] = known
+                while len(self._seat_digests) > SEAT_DIGESTS_KEPT:
+                    self._seat_digests.popitem(last=False)
+            self._seat_digests.move_to_end(table.id)
             return known
 
     def taken_seats(self, table: Table) -> set[int]:

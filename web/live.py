@@ -36,8 +36,9 @@ from markupsafe import escape
 
 #: stands for the viewer's CSRF token in a shared render; replaced per stream
 SHARED_CSRF = "shared-csrf-" + secrets.token_hex(16)
-#: distinct views kept (each holds one fragment, some 20-60 KB)
-VIEWS_KEPT = 256
+#: distinct views kept (each holds one fragment, some 20-60 KB): the eight
+#: pages of eight tables; an evening of 200 games filled 6.6 MB with 256
+VIEWS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ class LiveRenders:
                 self._views[key] = found
                 self._views.move_to_end(key)
                 while len(self._views) > self.limit:
-                    self._views.popitem(last=False)
+                    gone, _ = self._views.popitem(last=False)
+                    self.counts.by_key.pop(gone, None)  # the counts stay as bounded as the views
                 mine = True
         if not mine:
             found.done.wait(timeout=10.0)

@@ -34,13 +34,22 @@ from jinja2.parser import Parser
 
 #: parts kept at once (boards a few KB, log entries and forms under one)
 PARTS_KEPT = 4096
+#: and the characters they hold at most: a few states of several tables (a
+#: state of a full Money Maker table draws about 60 KB of new parts); an
+#: evening of 200 games filled 13 MB before this bound
+PARTS_CHARS = 1_500_000
 #: addresses kept at once
 URLS_KEPT = 4096
 
 
 class _Lru:
-    def __init__(self, limit: int) -> None:
+    """Least recently used first out, past ``limit`` items or, with
+    ``max_chars``, past that many characters of text held."""
+
+    def __init__(self, limit: int, max_chars: int | None = None) -> None:
         self.limit = limit
+        self.max_chars = max_chars
+        self.chars = 0
         self._lock = threading.Lock()
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self.hits = 0
@@ -62,10 +71,19 @@ class _Lru:
 
     def put(self, key: Any, value: Any) -> None:
         with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.chars -= _chars(old)
             self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.limit:
-                self._items.popitem(last=False)
+            self.chars += _chars(value)
+            while self._items and (len(self._items) > self.limit
+                                   or (self.max_chars is not None and self.chars > self.max_chars)):
+                _key, dropped = self._items.popitem(last=False)
+                self.chars -= _chars(dropped)
+
+
+def _chars(value: Any) -> int:
+    return len(value) if isinstance(value, str) else 0
 
 
 class MemoExtension(Extension):
@@ -75,7 +93,7 @@ class MemoExtension(Extension):
 
     def __init__(self, environment: Any) -> None:
         super().__init__(environment)
-        environment.extend(memo_parts=_Lru(PARTS_KEPT))
+        environment.extend(memo_parts=_Lru(PARTS_KEPT, PARTS_CHARS))
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno

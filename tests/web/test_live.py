@@ -443,3 +443,23 @@ def test_a_storm_of_transient_connections_is_paced_and_live_streams_never_are(
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_kept_parts_are_bounded_by_the_text_they_hold() -> None:
+    """The parts a page draws once are kept up to a count and a number of
+    characters: an evening of boards (several KB each) cannot grow without
+    end, the oldest go first, a part put again is counted once."""
+    from web.memo import _Lru
+
+    kept = _Lru(100, max_chars=10)
+    for key in "abc":
+        kept.put(key, key * 4)
+    assert kept.kept() == ["b", "c"] and kept.chars == 8
+    kept.put("c", "cc")
+    assert kept.kept() == ["b", "c"] and kept.chars == 6
+    kept.put("d", "d" * 20)  # larger than the bound alone: kept by nobody
+    assert kept.kept() == [] and kept.chars == 0
+    counted = _Lru(2)
+    for key in "abc":
+        counted.put(key, 1)
+    assert counted.kept() == ["b", "c"]

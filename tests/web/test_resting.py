@@ -66,3 +66,29 @@ def test_the_host_page_of_a_long_table_reads_only_its_newest_moves(room: Room, m
     # the undone correction is not listed; the 8 before it are, newest first
     assert [int(s) for s in re.findall(r'<li value="(\d+)">', page)] == in_force[-8:][::-1]
     assert 'max="50"' in page  # the undo box: up to UNDO_LIMIT of the moves in force
+
+
+def test_seat_tokens_of_many_tables_are_kept_bounded_and_still_hold(room: Room, monkeypatch: Any) -> None:
+    """The dashboard keeps the seats' token digests of the tables it was asked
+    about most recently only (it kept every table's, for ever); a phone of a
+    table whose digests were let go still holds its seat (read again from
+    the store)."""
+    import web.dashboard as dashboard_module
+    from web import dashboard_of
+
+    from .conftest import phone
+
+    monkeypatch.setattr(dashboard_module, "SEAT_DIGESTS_KEPT", 3)
+    app = make_app(room)
+    host = app.test_client()
+    login(host)
+    first = open_table(host, "tally", ["Ann", "Bob"])
+    ann = phone(app, first, 0)
+    for _ in range(5):
+        other = open_table(host, "tally", ["Cy", "Dee"])
+        phone(app, other, 1)
+    kept = dashboard_of(app)._seat_digests
+    assert len(kept) <= 3 and first not in kept
+    assert ann.get(f"/s/{first}/0").status_code == 200
+    assert app.test_client().get(f"/s/{first}/0").status_code == 403
+    assert dashboard_of(app).taken_seats(room.get(first)) == {0}
