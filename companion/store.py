@@ -22,6 +22,7 @@ import sqlite3
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -95,6 +96,8 @@ CHECKPOINT_WAIT_MS = 200
 
 #: snapshots kept per table (the newest)
 SNAPSHOTS_KEPT = 3
+#: tables whose meta (seat tokens, marks) is kept in memory; others are read again
+META_KEPT = 256
 
 #: SQLite's primary result codes that mean the storage, not the command, failed
 _STORAGE_CODES = {
@@ -271,8 +274,9 @@ class Store:
         self._failure: tuple[str, float, str] | None = None
         self._free_at_failure: int | None = None
         self._free: tuple[float, int | None] | None = None
-        #: per table, its meta (read once, then kept in step with each commit)
-        self._meta: dict[str, dict[str, str]] = {}
+        #: per table, its meta (read once, then kept in step with each commit),
+        #: for the META_KEPT tables read most recently (every table's stayed)
+        self._meta: OrderedDict[str, dict[str, str]] = OrderedDict()
         self._health_listeners: list[Callable[[], None]] = []
         self._finish_listeners: list[Callable[[str], None]] = []
         self._close_listeners: list[Callable[[], None]] = []
@@ -694,6 +698,9 @@ class Store:
             if known is None:
                 rows = self._read("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,))
                 known = self._meta[table_id] = {k: v for k, v in rows}
+                while len(self._meta) > META_KEPT:
+                    self._meta.popitem(last=False)
+            self._meta.move_to_end(table_id)
             return dict(known)
 
 

@@ -39,7 +39,7 @@ PARTS_KEPT = 4096
 #: evening of 200 games filled 13 MB before this bound
 PARTS_CHARS = 1_500_000
 #: addresses kept at once
-URLS_KEPT = 4096
+URLS_KEPT = 1024
 
 
 class _Lru:

@@ -86,3 +86,21 @@ def test_a_log_made_before_notes_is_widened_once_keeping_its_rows(tmp_path: Path
         store._db.execute("DELETE FROM log")
     store.close()
     assert [e.kind for e in Store(path).entries("t")] == ["move", "note"]
+
+
+def test_the_meta_of_many_tables_is_kept_bounded_and_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store keeps the meta of the tables read most recently only (it
+    kept every table's, for ever); one let go is read again from the file,
+    with what was written since."""
+    import companion.store as store_module
+
+    monkeypatch.setattr(store_module, "META_KEPT", 2)
+    store = Store(tmp_path / "m.db")
+    for n in range(4):
+        store.create_table(f"t{n}", "tally", {})
+        store.set_meta(f"t{n}", "seat:0", f"d{n}")
+        assert store.meta(f"t{n}") == {"seat:0": f"d{n}"}
+    assert list(store._meta) == ["t2", "t3"]
+    store.set_meta("t0", "seat:1", "e0")  # not kept: written to the file only
+    assert store.meta("t0") == {"seat:0": "d0", "seat:1": "e0"}
+    assert list(store._meta) == ["t3", "t0"]
