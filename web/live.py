@@ -37,8 +37,8 @@ from markupsafe import escape
 #: stands for the viewer's CSRF token in a shared render; replaced per stream
 SHARED_CSRF = "shared-csrf-" + secrets.token_hex(16)
 #: distinct views kept (each holds one fragment, some 20-60 KB): the eight
-#: pages of eight tables; an evening of 200 games filled 6.6 MB with 256
-VIEWS_KEPT = 64
+#: pages of four tables; an evening of 200 games filled 6.6 MB with 256
+VIEWS_KEPT = 32
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ PARTS_KEPT = 4096
 #: and the characters they hold at most: a few states of several tables (a
 #: state of a full Money Maker table draws about 60 KB of new parts); an
 #: evening of 200 games filled 13 MB before this bound
-PARTS_CHARS = 1_500_000
+PARTS_CHARS = 1_000_000
 #: addresses kept at once
 URLS_KEPT = 1024
 
