@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from companion.commands import HOST, Actor, Command
 from companion.table import Room
 from web import WebConfig, create_app, dashboard_of
+from web.cli import _Handler as ServeHandler
 from web.live import SHARED_CSRF, LiveRenders, LiveState, ViewKey, accepts_gzip, with_csrf
 from web.server import BUSY_TEXT, FD_RESERVE, CappedServer, usable_cap
 
@@ -207,7 +208,7 @@ def served(room: Room) -> Iterator[tuple[Flask, CappedServer, str]]:
     config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
                        keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
     app = create_app(config)
-    server = CappedServer("127.0.0.1", 0, app, max_connections=3)
+    server = CappedServer("127.0.0.1", 0, app, max_connections=3, handler=ServeHandler)  # as `companion serve`
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     host = app.test_client()
@@ -258,6 +259,31 @@ def test_a_closed_stream_frees_its_thread_and_descriptor_at_once(
     assert wait_until(lambda: server.open_connections == 0, 5.0), "the closed stream still holds its connection"
     assert wait_until(lambda: handler_threads() == idle_threads, 5.0), "the closed stream still holds its thread"
     assert live_of(app).disconnects.watched == 0
+
+
+def test_each_view_reaches_the_client_when_written_through_the_buffered_handler(
+        served: tuple[Flask, CappedServer, str]) -> None:
+    """`companion serve` buffers its writes (one send per chunk instead of
+    three): every chunk of a stream, and a whole plain answer, still leaves
+    at once."""
+    app, server, tid = served
+    assert ServeHandler.wbufsize > 0
+    sock = open_stream(server.port, f"/t/{tid}/stream")
+    try:
+        dashboard_of(app).room.get(tid).submit(Command(Actor.of_seat(0), "pass", {}))
+        got = b""
+        sock.settimeout(3.0)
+        while b'data-state="1"' not in got:  # the next view, long before the 30 s poll
+            data = sock.recv(65536)
+            assert data, got[-300:]
+            got += data
+    finally:
+        sock.close()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    conn.request("GET", "/healthz")
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.read()
+    conn.close()
 
 
 def test_past_the_cap_the_server_answers_503_clearly(served: tuple[Flask, CappedServer, str]) -> None:
