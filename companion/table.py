@@ -39,6 +39,7 @@ from companion.games.base import (
     TableConfig,
     Viewer,
 )
+from companion.memory import give_back
 from companion.rules import Citation, Explanation, cite, resolve_options
 from companion.settings import idle_days_setting
 from companion.snapshots import Snapshot
@@ -628,6 +629,9 @@ class Room:
                     leaving.append(table)
         for table in leaving:
             table.put_away(wait=False)  # its final move kept one already; never wait here
+        if leaving:
+            del leaving, table
+            give_back()  # what the tables that left held (and what earlier ones freed)
 
     def put_away(self) -> None:
         """Keep a snapshot of every table in memory (the store is closing):
