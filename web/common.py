@@ -42,7 +42,7 @@ from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
 from web.live import SHARED_CSRF, Gzip, LiveState, ViewKey, accepts_gzip, with_csrf
-from web.memo import MemoExtension, action_key, board_key, log_entry_key, memo_url_for
+from web.memo import MemoExtension, action_key, board_key, log_entry_key, memo_url_for, part_key
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 
@@ -195,6 +195,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
     app.jinja_env.add_extension(MemoExtension)
     app.jinja_env.globals["board_key"] = board_key
     app.jinja_env.globals["log_entry_key"] = log_entry_key
+    app.jinja_env.globals["part_key"] = part_key
     app.jinja_env.globals["action_key"] = action_key
     app.jinja_env.globals["url_for"] = memo_url_for(app.url_for)
     app.jinja_env.filters["clock"] = clock

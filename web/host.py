@@ -275,9 +275,10 @@ def host_context(table: Table) -> dict[str, Any]:
     finished = d.finished(table)
     dice = dice_now(table)
     try:
-        cards = list(table.card_kinds())
+        kinds = table.card_kinds()
     except Exception:
-        cards = []
+        kinds = ()
+    cards = list(kinds)
     move_count, recent = table.recent_moves(RECENT_MOVES)
     chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
     return {
@@ -291,6 +292,9 @@ def host_context(table: Table) -> dict[str, Any]:
         "end_hint": end_hint,
         "dice": dice,
         "cards": cards,
+        # the card list's options are drawn once per table and card list (a
+        # deck's list is some 50-100 options, a third of the page's drawing)
+        "cards_key": f"cards:{table.id}:{hash(kinds):x}" if kinds else "",
         "active_moves": [{"seq": e.seq, "summary": table.public_summary(e)} for e in reversed(recent)],
         "move_count": move_count,
         "undo_max": min(move_count, UNDO_LIMIT),

@@ -9,6 +9,9 @@ page holds, drawn once and reused.
   screen's board and the public "The table" of every phone at that state
   are drawn once, and a view holding anything of its own (a seat's
   secrets) can only ever match itself.
+* :func:`part_key`: a big part of a board (Money Maker's city rings) kept
+  under a digest of exactly what it reads, so a move that changes the
+  board elsewhere does not draw it again.
 * :func:`log_entry_key` and :func:`action_key`: the log's entries and the
   action forms, each drawn once per distinct content (an entry never
   changes; a form's state number and CSRF token are written outside it),
@@ -134,6 +137,14 @@ def _digest(kind: str, data: Any) -> str:
     except (TypeError, ValueError):
         return ""
     return kind + ":" + hashlib.blake2b(text.encode("utf-8"), digest_size=20).hexdigest()
+
+
+def part_key(kind: str, *data: Any) -> str:
+    """The key of a part of a board drawn from ``data`` alone (every value
+    the part reads, named at the ``{% memo %}``): a big part that most moves
+    leave alone, such as Money Maker's city rings, is drawn again only when
+    what it shows changed, even though the board around it did."""
+    return _digest("part:" + kind, list(data))
 
 
 def log_entry_key(entry: Mapping[str, Any], step_base: Any) -> str:

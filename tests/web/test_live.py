@@ -422,6 +422,49 @@ def test_forms_and_log_entries_drawn_at_one_state_serve_the_next_with_its_own_nu
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 
 
+def test_the_host_s_card_list_and_the_city_rings_are_drawn_again_only_when_they_change(
+        app: Flask, host: FlaskClient) -> None:
+    """Two big parts most moves leave alone: the host's list of the deck's
+    cards (drawn once per table) and Money Maker's city rings (drawn again
+    when a bank's credit on a block changes, not when the board changes
+    elsewhere)."""
+    import re
+
+    mm = open_table(host, "money-maker", ["Ann", "Bob", "Cy"])
+    other = open_table(host, "muell-money", ["Ann", "Bob"])
+    table = dashboard_of(app).room.get(mm)
+    parts = app.jinja_env.memo_parts  # type: ignore[attr-defined]
+
+    def kept(prefix: str) -> set[str]:
+        return {k for k in parts.kept() if k.startswith(prefix)}
+
+    def options(page: str) -> list[str]:
+        found = re.search(r'<select name="card">(.*?)</select>', page, re.S)
+        assert found, page[:300]
+        return re.findall(r'<option value="([^"]+)"', found.group(1))
+
+    first = host.get(f"/host/t/{mm}/live").text
+    assert options(first) == [k.code for k in table.card_kinds()]
+    cards, rings = kept("cards:"), kept("part:mm-rings:")
+    assert len(cards) == 1 and len(rings) == 1
+    table.submit(Command(HOST, "grant", {"seat": 0, "gold": 1, "goods": {}}))  # gold: the rings stay
+    again = host.get(f"/host/t/{mm}/live").text
+    assert options(again) == options(first) and kept("cards:") == cards and kept("part:mm-rings:") == rings
+    ring_html = again[again.index('<section class="rings">'):]
+    assert ring_html[:ring_html.index("</section>")] in first  # the same drawing
+    # another table's deck is its own list
+    assert options(host.get(f"/host/t/{other}/live").text) == [
+        k.code for k in dashboard_of(app).room.get(other).card_kinds()]
+    assert len(kept("cards:")) == 2
+    # a bank's credit moves onto a block: the rings are drawn again, showing it
+    block = table.state.comp.rings[0].blocks[0].id
+    table.submit(Command(HOST, "correct", {"value": "credit", "seat": "Ann", "block": block,
+                                           "to": table.state.banks[0].board.get(block, 0) + 1, "reason": "recount"}))
+    moved = host.get(f"/host/t/{mm}/live").text
+    assert len(kept("part:mm-rings:") - rings) == 1
+    assert moved.count('class="credit"') == again.count('class="credit"') + 1  # Ann's credit shows on the block
+
+
 def test_a_storm_of_transient_connections_is_paced_and_live_streams_never_are(
         room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past TRANSIENT_MAX open connections that are not watched live streams
