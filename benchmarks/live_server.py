@@ -1,6 +1,14 @@
 """The dashboard under another WSGI server, for ``benchmarks/live.py``'s
 comparison: ``python -m benchmarks.live_server waitress|gunicorn --port N
---threads T``.  The app is made as ``companion serve`` makes it (the store
+--threads T``.
+
+``no-render`` is ``companion serve`` itself with the drawing taken away:
+each live view is drawn once, and that first drawing is sent again at
+every later state.  What the server then spends per action is the floor
+under any way of drawing pages (the action's request, waking the streams,
+compressing and sending), measured so that the goal's room for drawing is
+known.  Its pages never show a new state (so its latencies are not
+measured).  The app is made as ``companion serve`` makes it (the store
 from ``$COMPANION_DB``, the PIN and join code given, the access log on, no
 hardware); only the server differs.  waitress and gunicorn are not
 dependencies of the project: the benchmark installs them aside for the run.
@@ -26,9 +34,28 @@ def make_app(pin: str, join: str) -> Any:
     return create_app(WebConfig(db_path=db, host_pin=pin, join_code=join, room=room, access_log=True))
 
 
+def serve_without_drawing(port: int, pin: str, join: str) -> int:
+    """``companion serve`` whose live views are drawn once, then sent again."""
+    from companion.cli import main as companion_main
+    from web import live
+
+    drawn = live.LiveRenders.get
+
+    def first_drawing(self: live.LiveRenders, key: live.ViewKey, mark: Any, render: Any) -> str:
+        with self._lock:
+            found = self._views.get(key)
+        if found is not None and found.text is not None:
+            return found.text
+        return drawn(self, key, mark, render)
+
+    live.LiveRenders.get = first_drawing  # type: ignore[method-assign]
+    return companion_main(["serve", "--host", "127.0.0.1", "--port", str(port), "--no-hardware", "--no-backups",
+                           "--pin", pin, "--join-code", join])
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.live_server")
-    parser.add_argument("server", choices=["waitress", "gunicorn"])
+    parser.add_argument("server", choices=["waitress", "gunicorn", "no-render"])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--threads", type=int, default=128)
     parser.add_argument("--pin", default="4321")
@@ -36,6 +63,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     print(f"serving with {args.server} on 127.0.0.1:{args.port}", flush=True)
+    if args.server == "no-render":
+        return serve_without_drawing(args.port, args.pin, args.join_code)
     if args.server == "waitress":
         import waitress  # type: ignore[import-untyped]
 
