@@ -25,6 +25,8 @@ from benchmarks.load import Browser, peak_rss_mb
 from benchmarks.report import table, write_section
 
 JOIN = "LOAD"
+#: issue 16, item 1: RSS after 200 finished games within this of its value after 10
+GOAL_RSS_MB = 15.0
 GAMES: list[tuple[str, list[str], list[dict[str, str]]]] = [
     ("muell-money", ["Ann", "Bob", "Cy"],
      [{"who": "seat", "command": "loan"}, {"who": "seat", "command": "loan"}]),
@@ -42,6 +44,8 @@ class Evening:
         self.refused: dict[str, int] = {}
         self.reconnects = 0
         self.stream_errors = 0
+        #: the first few failures, as the client saw them
+        self.error_texts: list[str] = []
         self.tv: Live | None = None
 
     def _note(self, status: int, body: Any, what: str) -> int:
@@ -102,6 +106,8 @@ class Evening:
             live.run_until_first_view()
             if live.errors:
                 self.stream_errors += 1
+                if len(self.error_texts) < 3:
+                    self.error_texts.append(str(live.errors[0])[:120])
         self.reconnects += count
 
 
@@ -121,15 +127,16 @@ def run(games: int, reconnects: int, max_seconds: float) -> dict[str, Any]:
         while played < games and time.monotonic() - start < max_seconds:
             evening.game(played, reconnects)
             played += 1
-            if played == 10:
-                marks["after 10 games"] = snapshot(server.proc.pid)
+            if played in (10, 200, 400) and played < games:
+                marks[f"after {played} games"] = snapshot(server.proc.pid)
         if evening.tv is not None:
             evening.tv.stop.set()
         time.sleep(2.0)
         marks[f"after {played} games"] = snapshot(server.proc.pid)
         return {"games": played, "reconnects": evening.reconnects, "seconds": time.monotonic() - start,
                 "marks": marks, "peak_rss_mb": peak_rss_mb(server.proc.pid), "refused": evening.refused,
-                "stream_errors": evening.stream_errors, "stopped_by_time": played < games}
+                "stream_errors": evening.stream_errors, "error_texts": evening.error_texts,
+                "stopped_by_time": played < games}
     finally:
         server.stop()
 
@@ -140,11 +147,16 @@ def _compare(marks: dict[str, dict[str, float]]) -> str:
         return ""
     values = list(marks.values())
     first, last = values[0], values[-1]
+    goal = ""
+    if "after 10 games" in marks and "after 200 games" in marks:
+        grew = marks["after 200 games"]["rss_mb"] - marks["after 10 games"]["rss_mb"]
+        goal = (f" From game 10 to game 200: RSS {grew:+.1f} MB (issue 16's goal: within +{GOAL_RSS_MB:g} MB; "
+                f"{'met' if grew <= GOAL_RSS_MB else 'NOT met'}).")
     return (f"From the first line to the last: threads {int(last['threads'] - first['threads']):+d}, "
             f"descriptors {int(last['fds'] - first['fds']):+d}, RSS {last['rss_mb'] - first['rss_mb']:+.1f} MB "
-            "(finished tables leave memory; most of the rest is the drawn pages the server keeps, bounded: "
-            "web/live.py VIEWS_KEPT, web/memo.py PARTS_KEPT and PARTS_CHARS; a slower growth of about 2 MB "
-            "per 100 games was still seen from 200 to 600 games, not traced to its source).")
+            "(finished tables leave memory, and the memory they held goes back to the system: "
+            "companion/memory.py; most of the rest is the drawn pages the server keeps, bounded: "
+            "web/live.py VIEWS_KEPT, web/memo.py PARTS_KEPT and PARTS_CHARS)." + goal)
 
 
 def report(r: dict[str, Any], load_note: str) -> str:
@@ -158,7 +170,8 @@ def report(r: dict[str, Any], load_note: str) -> str:
         "on 127.0.0.1, the table screen following each new table."
         + (" Stopped by its time limit." if r["stopped_by_time"] else "") + "\n\n"
         + table(["when", "server RSS (MB)", "threads", "descriptors", "server CPU so far (s)"], rows)
-        + f"\n\nPeak RSS (VmHWM) {r['peak_rss_mb']:.1f} MB. Reconnects that failed: {r['stream_errors']}. "
+        + f"\n\nPeak RSS (VmHWM) {r['peak_rss_mb']:.1f} MB. Reconnects that failed: {r['stream_errors']}"
+        + (f" ({'; '.join(r.get('error_texts', []))})" if r.get("error_texts") else "") + ". "
         f"Refused moves: {refused}. {_compare(r['marks'])} {load_note}.\n"
     )
 
