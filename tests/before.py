@@ -1,0 +1,63 @@
+"""A game's package as it was at an earlier commit, importable beside today's:
+the reference that a refactoring test compares today's code with.
+
+Checking without copying (issue 16, item 4) moved every check of a move out
+of the code that makes it; today's ``apply`` calls those same checks, so a
+dry run of today's ``apply`` cannot tell a wrong check from a right one.
+The code before the change can: its checks were woven into its moves.
+:func:`load` takes a game's package out of git at ``commit`` into a
+temporary directory under another name (``before_<game>``), its imports of
+itself rewritten; it shares the rest of ``companion`` with today's code.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+#: main before checking without copying began (issue 16, item 4)
+BEFORE = "6ed9bea"
+
+
+def _git(*args: str) -> bytes | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, check=False, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def load(game: str, module: str, commit: str = BEFORE) -> ModuleType | None:
+    """``companion.games.<game>.<module>`` as it was at ``commit``; ``None``
+    when that commit is not in this checkout's git history (say so and skip)."""
+    name = f"before_{game}"
+    if name in sys.modules:
+        return importlib.import_module(f"{name}.{module}")
+    folder = f"companion/games/{game}/"
+    listing = _git("ls-tree", "--name-only", commit, folder)
+    if not listing:
+        return None
+    tmp = Path(tempfile.mkdtemp(prefix="before-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    package = tmp / name
+    package.mkdir()
+    for path in listing.decode().split():
+        text = _git("show", f"{commit}:{path}")
+        if text is None:
+            return None
+        target = package / Path(path).name
+        if path.endswith("/__init__.py"):
+            target.write_text('"""The package as it was, without its Game (not registered)."""\n')
+        elif path.endswith(".py"):
+            target.write_text(text.decode().replace(f"companion.games.{game}", name))
+        else:
+            target.write_bytes(text)
+    sys.path.insert(0, str(tmp))
+    return importlib.import_module(f"{name}.{module}")
