@@ -5,9 +5,12 @@ Checking without copying (issue 16, item 4) moved every check of a move out
 of the code that makes it; today's ``apply`` calls those same checks, so a
 dry run of today's ``apply`` cannot tell a wrong check from a right one.
 The code before the change can: its checks were woven into its moves.
-:func:`load` takes a game's package out of git at ``commit`` into a
-temporary directory under another name (``before_<game>``), its imports of
-itself rewritten; it shares the rest of ``companion`` with today's code.
+:func:`load` takes the modules of a game's package that changed since
+``commit`` out of git into a temporary directory, under another package
+name (``before_<game>``, its imports of itself rewritten); the modules that
+did not change stand in that package as today's very modules (so that, say,
+an enum of the state is one class on both sides), and it shares the rest
+of ``companion`` with today's code.
 """
 
 from __future__ import annotations
@@ -53,11 +56,15 @@ def load(game: str, module: str, commit: str = BEFORE) -> ModuleType | None:
         if text is None:
             return None
         target = package / Path(path).name
+        today = ROOT / path
         if path.endswith("/__init__.py"):
             target.write_text('"""The package as it was, without its Game (not registered)."""\n')
-        elif path.endswith(".py"):
-            target.write_text(text.decode().replace(f"companion.games.{game}", name))
-        else:
+        elif not path.endswith(".py"):
             target.write_bytes(text)
+        elif today.is_file() and today.read_bytes() == text:
+            stem = Path(path).stem
+            target.write_text(f"import sys\n\nimport companion.games.{game}.{stem} as today\n\nsys.modules[__name__] = today\n")
+        else:
+            target.write_text(text.decode().replace(f"companion.games.{game}", name))
     sys.path.insert(0, str(tmp))
     return importlib.import_module(f"{name}.{module}")

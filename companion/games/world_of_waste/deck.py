@@ -87,6 +87,53 @@ def take_from_deck(state: WasteState, ref: CardRef, rule: Citation, *, set_aside
     raise IllegalMove(f"{card} is not in the deck: it is {where_is(state, card)}", CARD_RULE)
 
 
+def check_take_all_from_deck(
+    state: WasteState, refs: Sequence[CardRef], into_where: str, rule: Citation, *, set_aside: bool = False
+) -> None:
+    """Refuse what :func:`take_all_from_deck` (or, ``set_aside``, one
+    :func:`take_from_deck`) would refuse, without taking anything: the cards
+    placed, the assumed copies and the deck's count are followed in sets of
+    ids.  ``into_where``: where the taken cards go, as :func:`where_is` would
+    say it (a card named twice is found there the second time)."""
+    cat = state.catalog
+    placed = set(located(state))
+    assumed = set(state.assumed)
+    deck = deck_count(state)
+    moved: dict[str, str] = {}  # where a card taken or relabelled by this move is now
+    for ref in refs:
+        t = cat.type(ref.key)
+        free = [c for c in t.ids() if c not in placed]
+        if not set_aside and deck <= 0:
+            raise IllegalMove(f"{t.name}: the deck is empty (every card is accounted for)", rule)
+        if ref.copy is None:
+            if not free:
+                raise IllegalMove(
+                    f"no {t.name} can be left in the deck: "
+                    + (f"all {t.copies.value} copies are" if t.copies.value != 1 else "its only copy is")
+                    + " accounted for "
+                    "(check the card, or correct the copies in the edition file)",
+                    CARD_RULE,
+                )
+            card = min(free, key=cat.copy_of)
+            assumed.add(card)
+            placed.add(card)
+        else:
+            card = t.card_id(ref.copy)
+            if card in free:
+                assumed.discard(card)
+                placed.add(card)
+            elif card in assumed and free:
+                spare = min(free, key=cat.copy_of)
+                moved[spare] = moved.get(card) or where_is(state, card)  # the spare takes the assumed holder's place
+                assumed.discard(card)
+                assumed.add(spare)
+                placed.add(spare)
+            else:
+                raise IllegalMove(f"{card} is not in the deck: it is {moved.get(card) or where_is(state, card)}", CARD_RULE)
+        moved[card] = into_where
+        deck -= 1
+
+
 def take_all_from_deck(state: WasteState, refs: Sequence[CardRef], into: list[str], rule: Citation) -> list[str]:
     """Take several seen cards off the deck, placing each before the next is
     looked up (two "Paper" in one command are two different copies)."""
@@ -103,6 +150,13 @@ def take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule:
     return its id.  A type takes the lowest copy there; an id must be one the
     list holds, as the seat's screen shows it (a camera's sighting that the
     record labelled differently is reconciled by a station scan instead)."""
+    card = find_in(state, pool, ref, what, rule)
+    pool.remove(card)
+    return card
+
+
+def find_in(state: WasteState, pool: Sequence[str], ref: CardRef, what: str, rule: Citation) -> str:
+    """The card :func:`take_from` would take from ``pool`` (or its refusal), taking nothing."""
     cat = state.catalog
     t = cat.type(ref.key)
     if ref.copy is None:
@@ -114,5 +168,4 @@ def take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule:
         card = t.card_id(ref.copy)
         if card not in pool:
             raise IllegalMove(f"{card} ({t.name}) is not in {what}", rule)
-    pool.remove(card)
     return card

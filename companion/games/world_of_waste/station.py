@@ -28,13 +28,23 @@ from companion.games.world_of_waste.turns import actor_seat, need_phase, need_un
 from companion.rules import Explanation, say
 
 
-def sort(state: WasteState, move: Move) -> list[Explanation]:
+def check_sort(state: WasteState, move: Move) -> int:
+    """Refuse sorting now, judged before the scan (if any) is matched: the seat's
+    Recyclers and draws.  A scan is matched by :func:`match_scan` as it relabels
+    assumed copies one by one, so ``rules.check`` judges a sort with a scan by a
+    dry run instead; else the seat."""
     need_phase(state, move, Phase.PLAY)
     seat = actor_seat(state, move, chance=False, host=False, rule=SORT_RULE)
+    check_sort_seat(state, seat, by_seat=True)
+    return seat
+
+
+def sort(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_sort(state, move)
     return sort_seat(state, seat, move.cards if move.scan else None, by_seat=True)
 
 
-def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
+def check_sort_seat(state: WasteState, seat: int, *, by_seat: bool) -> None:
     name = state.names[seat]
     cat = state.catalog
     need_unsorted(state, seat)
@@ -52,6 +62,12 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
             f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
             RECYCLER_RULE,
         )
+
+
+def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
+    check_sort_seat(state, seat, by_seat=by_seat)
+    name = state.names[seat]
+    cat = state.catalog
     # a scan entered by the host or the camera must not read the hand back to them
     secret = frozenset() if by_seat else frozenset(state.hands[seat])
     state.stations[seat].extend(state.hands[seat])
