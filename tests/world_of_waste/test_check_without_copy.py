@@ -127,6 +127,26 @@ def some_refs(rng: random.Random, state: WasteState, pool: list[str], k: int) ->
     return out
 
 
+def some_scan(rng: random.Random, state: WasteState, record: list[str]) -> list[str]:
+    """A scan of a station: the record, or with a card missing, one more, or a
+    card (often one only assumed) read as another copy of its type."""
+    cat = state.catalog
+    scan = list(record)
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        how = rng.random()
+        if scan and how < 0.25:
+            scan.remove(rng.choice(scan))
+        elif how < 0.45:
+            scan.append(rng.choice(cat.all_ids()))
+        elif scan:
+            assumed = [c for c in scan if c in state.assumed]
+            old = rng.choice(assumed or scan)
+            others = [c for c in cat.all_ids() if cat.kind_of(c) == cat.kind_of(old) and c != old]
+            if others:
+                scan[scan.index(old)] = rng.choice(others)
+    return list(dict.fromkeys(scan))  # a scan names every card once
+
+
 def candidates(rng: random.Random, state: WasteState) -> Iterator[Command]:
     everyone = actors(state)
     for actor in everyone:
@@ -166,7 +186,10 @@ def candidates(rng: random.Random, state: WasteState) -> Iterator[Command]:
         recycling["card"] = some_refs(rng, state, hand + station, 1)[0]
     yield Command(rng.choice([seat_actor, seat_actor, who]), "recycle", recycling)
     yield Command(rng.choice([seat_actor, who]), "sort", {})
-    yield Command(rng.choice([HOST, CHANCE, seat_actor]), "station", {"seat": s, "cards": station + hand})
+    for _ in range(3):
+        scan = some_scan(rng, state, station + hand if rng.random() < 0.7 else station)
+        yield Command(rng.choice([HOST, CHANCE, seat_actor]), "station", {"seat": s, "cards": scan})
+        yield Command(rng.choice([seat_actor, seat_actor, who]), "sort", {"cards": scan})
     yield Command(rng.choice([HOST, who]), "boss", {"seat": s})
     yield Command(rng.choice([HOST, who]), "correct", {"value": "points", "seat": state.names[s], "to": rng.choice([5, -999, 1000]), "reason": "recount"})
     yield Command(rng.choice([HOST, who]), "end", {})

@@ -8,12 +8,6 @@ the one or two lists or sets involved), and the topic's move calls that
 check before it changes anything, so the two cannot drift apart: :func:`check`
 copies no state, and a phone's hints check every button this way.
 
-One exception, checked by a dry run on a copy as before: a station scan
-(``station``, and ``sort`` with a scan).  Matching a scan relabels assumed
-copies one by one while it looks for the next card, and a refusal names
-where a card is after those relabellings; following that without the state
-would copy most of it anyway.  Neither is offered by a hint.
-
 A submitted move is checked and made in one run (:func:`check_and_apply`),
 on a copy: the safety net should a refusal ever escape half-way.
 """
@@ -63,6 +57,7 @@ CHECKS: dict[str, Callable[[WasteState, Move], object]] = {
     "recycle": recyclers.check_recycle,
     "draw": recyclers.check_draw,
     "sort": station.check_sort,
+    "station": station.check_station,
     "boss": rounds.check_boss,
     "correct": corrections.check_correct,
     "end": rounds.check_end,
@@ -75,11 +70,8 @@ def perform(state: WasteState, move: Move) -> list[Explanation]:
 
 
 def check(state: WasteState, move: Move) -> None:
-    """Raise the refusal the move would meet now; ``state`` is not changed
-    (nor copied, but for a station scan: see the module's docstring)."""
-    if move.name == "station" or (move.name == "sort" and move.scan):
-        perform(copy.deepcopy(state), move)  # a scan: a dry run on a copy
-        return
+    """Raise the refusal the move would meet now; ``state`` is neither
+    changed nor copied."""
     CHECKS[move.name](state, move)
 
 
