@@ -8,9 +8,10 @@ The code before the change can: its checks were woven into its moves.
 :func:`load` takes the modules of a game's package that changed since
 ``commit`` out of git into a temporary directory, under another package
 name (``before_<game>``, its imports of itself rewritten); the modules that
-did not change stand in that package as today's very modules (so that, say,
-an enum of the state is one class on both sides), and it shares the rest
-of ``companion`` with today's code.
+did not change stand in that package as today's very modules, and so does
+the ``state`` module always: the states judged are today's, so its enums
+and classes must be one on both sides (a change to it must keep the old
+calls working).  The rest of ``companion`` is today's code too.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def _git(*args: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def load(game: str, module: str, commit: str = BEFORE) -> ModuleType | None:
+def load(game: str, module: str, commit: str = BEFORE, share: tuple[str, ...] = ("state",)) -> ModuleType | None:
     """``companion.games.<game>.<module>`` as it was at ``commit``; ``None``
     when that commit is not in this checkout's git history (say so and skip)."""
     name = f"before_{game}"
@@ -61,7 +62,7 @@ def load(game: str, module: str, commit: str = BEFORE) -> ModuleType | None:
             target.write_text('"""The package as it was, without its Game (not registered)."""\n')
         elif not path.endswith(".py"):
             target.write_bytes(text)
-        elif today.is_file() and today.read_bytes() == text:
+        elif today.is_file() and (today.read_bytes() == text or Path(path).stem in share):
             stem = Path(path).stem
             target.write_text(f"import sys\n\nimport companion.games.{game}.{stem} as today\n\nsys.modules[__name__] = today\n")
         else:

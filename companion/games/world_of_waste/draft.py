@@ -7,9 +7,10 @@ from companion.errors import IllegalMove
 from companion.games.world_of_waste.citations import DEAL_RULE, DRAFT_RULE, MARKET_RULE
 from companion.games.world_of_waste.components import count_of
 from companion.games.world_of_waste.deck import (
+    Taken,
     check_take_all_from_deck,
     find_in,
-    take_all_from_deck,
+    place_from_deck,
     take_from,
 )
 from companion.games.world_of_waste.moves import Move
@@ -18,8 +19,9 @@ from companion.games.world_of_waste.turns import actor_seat, need_phase
 from companion.rules import Explanation, say
 
 
-def check_deal(state: WasteState, move: Move) -> int:
-    """Refuse cards dealt that the seat's pile or the deck cannot take; else the seat."""
+def check_deal(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
+    """Refuse cards dealt that the seat's pile or the deck cannot take; else
+    the seat and the cards."""
     need_phase(state, move, Phase.DEAL)
     seat = actor_seat(state, move, chance=True, host=False, rule=DEAL_RULE)
     size = hand_size(state.seats)
@@ -30,15 +32,14 @@ def check_deal(state: WasteState, move: Move) -> int:
             f"and {len(move.cards)} more would make {len(state.dealt[seat]) + len(move.cards)}",
             DEAL_RULE,
         )
-    check_take_all_from_deck(state, move.cards, "already held by a seat", DEAL_RULE)
-    return seat
+    return seat, check_take_all_from_deck(state, move.cards, "already held by a seat", DEAL_RULE)
 
 
 def deal(state: WasteState, move: Move) -> list[Explanation]:
-    seat = check_deal(state, move)
+    seat, taken = check_deal(state, move)
     size = hand_size(state.seats)
     name = state.names[seat]
-    got = take_all_from_deck(state, move.cards, state.dealt[seat], DEAL_RULE)
+    got = place_from_deck(state, taken, state.dealt[seat])
     cat = state.catalog
     lines = [
         say(f"{name} is dealt {cat.labels(got)}", DEAL_RULE, audience=[seat]),

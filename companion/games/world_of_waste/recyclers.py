@@ -11,9 +11,10 @@ from companion.games.world_of_waste.citations import (
 )
 from companion.games.world_of_waste.components import RECYCLER, CardRef, count_of
 from companion.games.world_of_waste.deck import (
+    Taken,
     check_take_all_from_deck,
     find_in,
-    take_all_from_deck,
+    place_from_deck,
     take_from,
 )
 from companion.games.world_of_waste.moves import Move
@@ -109,8 +110,9 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
     ]
 
 
-def check_draw(state: WasteState, move: Move) -> int:
-    """Refuse cards drawn by no Recycler, too many, or not in the deck; else the seat."""
+def check_draw(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
+    """Refuse cards drawn by no Recycler, too many, or not in the deck; else
+    the seat and the cards."""
     need_phase(state, move, Phase.PLAY)
     seat = one_seat(state, move, [s for s in range(state.seats) if state.drawing[s]], RECYCLER_DRAW_RULE)
     name = state.names[seat]
@@ -120,14 +122,13 @@ def check_draw(state: WasteState, move: Move) -> int:
         raise IllegalMove(
             f"{name}'s Recycler draws {count_of(state.drawing[seat], 'more card')}, not {len(move.cards)}", RECYCLER_DRAW_RULE
         )
-    check_take_all_from_deck(state, move.cards, f"in the station of {name}", RECYCLER_DRAW_RULE)
-    return seat
+    return seat, check_take_all_from_deck(state, move.cards, f"in the station of {name}", RECYCLER_DRAW_RULE)
 
 
 def draw(state: WasteState, move: Move) -> list[Explanation]:
-    seat = check_draw(state, move)
+    seat, taken = check_draw(state, move)
     name = state.names[seat]
-    got = take_all_from_deck(state, move.cards, state.stations[seat], RECYCLER_DRAW_RULE)
+    got = place_from_deck(state, taken, state.stations[seat])
     state.drawing[seat] -= len(got)
     lines = [say(f"{name} draws {state.catalog.labels(got)} into the station", RECYCLER_DRAW_RULE)]
     if any(state.catalog.kind_of(c) == RECYCLER for c in got):
