@@ -35,7 +35,7 @@ from companion.errors import InvalidCommand
 from companion.games import get_game
 from companion.games.world_of_waste import rules
 from companion.games.world_of_waste.moves import COMMANDS
-from companion.games.world_of_waste.state import WasteState, deck_count, free_ids
+from companion.games.world_of_waste.state import WasteState, deck_count, free_ids, located
 from companion.store import Store
 from companion.table import Room
 from tests import before
@@ -267,3 +267,35 @@ def test_the_comparison_meets_refusals_of_every_move() -> None:
     if RULES_BEFORE is None:
         pytest.skip(f"commit {before.BEFORE} is not in this checkout's history: compared with today's moves only")
     assert tally.against_before == sum(tally.refused.values()) + sum(tally.accepted.values())
+
+
+def test_a_relabelled_copy_named_again_is_found_where_the_relabelling_put_it() -> None:
+    """Two copies named in one command, the first only assumed in a station
+    and the second the last free copy: the first takes the second's label
+    there, so the second is refused as "in the station", where the
+    relabelling put it (not where it was before the command)."""
+    states: list[WasteState] = []
+
+    def hook(rt: RandomTable, cmd: Command) -> None:
+        st = rt.state
+        if not states and st.phase.name == "MARKET" and not any(p.face_up for p in st.piles):
+            states.append(copy.deepcopy(st))
+
+    with tempfile.TemporaryDirectory(prefix="wow-check-") as tmp:
+        store = Store(Path(tmp) / "t.sqlite3")
+        try:
+            RandomTable(new_table(Room(store), 3), random.Random(5), "exact").play(hook)
+        finally:
+            store.close()
+    state = states[0]
+    cat = state.catalog
+    kind = next(k for k in sorted({cat.kind_of(c) for c in cat.all_ids()})
+                if len([c for c in cat.type(k).ids() if c not in set(located(state))]) >= 3)
+    first, second, *rest = [c for c in cat.type(kind).ids() if c not in set(located(state))]
+    state.stations[0].append(first)  # recorded from a type: only assumed
+    state.assumed.add(first)
+    state.incineration.extend(rest)  # every other copy accounted for: the second is the last free one
+    tally = Tally()
+    compare(state, Command(CHANCE, "bonus", {"pile": 1, "cards": [first, second]}), tally)
+    assert tally.refused["bonus"] == 1
+    assert any("in the station of" in message for _, message in tally.messages)
