@@ -50,8 +50,9 @@ def verdict_of(err: Exception) -> tuple[str, str, Any]:
     return type(err).__name__, str(err), getattr(err, "rule", None)
 
 
-#: Money Maker's rules before checking without copying (None: not in this checkout's history)
+#: Money Maker's rules and hints before checking without copying (None: not in this checkout's history)
 RULES_BEFORE = before.load("money_maker", "rules")
+HINTS_BEFORE = before.load("money_maker", "hints")
 
 
 def dry_run(state: MoneyMakerState, move: Any, apply: Any = rules.apply) -> Verdict:
@@ -300,6 +301,19 @@ def after_a_new_rating(rng: random.Random, state: MoneyMakerState) -> MoneyMaker
     return GAME.apply(copy.deepcopy(state), move).state
 
 
+def same_pages(state: MoneyMakerState) -> None:
+    """Every actor's page of hints is what the hints before the change gave (their
+    buttons checked by a dry run each), and checking them changed nothing."""
+    if HINTS_BEFORE is None:
+        return
+    for actor in actors(state):  # what is computed once and kept (the catalog's indexes) is computed now
+        GAME.actions(state, actor)
+    before_bytes = pickle.dumps(state)
+    for actor in actors(state):
+        assert [h.to_json() for h in GAME.actions(state, actor)] == [h.to_json() for h in HINTS_BEFORE.hints(state, actor)]
+    assert pickle.dumps(state) == before_bytes
+
+
 # the comparisons -----------------------------------------------------------------------------
 def compare_over_game(seed: int, *, every: int = 2, max_steps: int = 250, variant: str = "full") -> Tally:
     """Play a random game; at every ``every``-th state (and the last) judge the candidates both ways."""
@@ -309,6 +323,7 @@ def compare_over_game(seed: int, *, every: int = 2, max_steps: int = 250, varian
     states = played.states[::every] + played.states[-1:]
     stale: list[Command] = []
     for state in states:
+        same_pages(state)
         judged: list[Command] = []
         for command in candidates(rng, state, stale):
             compare(state, command, tally)

@@ -46,6 +46,7 @@ from tests.world_of_waste.helpers import new_table
 GAME = get_game("world-of-waste")
 #: World of Waste's rules before checking without copying (None: not in this checkout's history)
 RULES_BEFORE = before.load("world_of_waste", "rules")
+HINTS_BEFORE = before.load("world_of_waste", "hints")
 
 Verdict = tuple[str, str, Any] | None
 
@@ -195,6 +196,19 @@ def candidates(rng: random.Random, state: WasteState) -> Iterator[Command]:
     yield Command(rng.choice([HOST, who]), "end", {})
 
 
+def same_pages(state: WasteState) -> None:
+    """Every actor's page of hints is what the hints before the change gave (their
+    buttons checked by a dry run each), and checking them changed nothing."""
+    if HINTS_BEFORE is None:
+        return
+    for actor in actors(state):  # what is computed once and kept (the catalog's indexes) is computed now
+        GAME.actions(state, actor)
+    before_bytes = pickle.dumps(state)
+    for actor in actors(state):
+        assert [h.to_json() for h in GAME.actions(state, actor)] == [h.to_json() for h in HINTS_BEFORE.action_hints(state, actor)]
+    assert pickle.dumps(state) == before_bytes
+
+
 def with_few_cards_left(rng: random.Random, state: WasteState) -> WasteState:
     """``state`` with the deck nearly out (more cards counted as incinerated
     unseen): a command naming several cards may run it out half-way."""
@@ -212,6 +226,7 @@ def compare_over_game(seed: int, seats: int, mode: str, *, every: int = 1) -> Ta
         nonlocal seen
         seen += 1
         if seen % every == 0:
+            same_pages(rt.state)
             for command in candidates(rng, rt.state):
                 compare(rt.state, command, tally)
             if rng.random() < 0.3:
