@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import chips_left, start_bank_run
-from companion.games.money_maker.payment import Payment, check_payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import prisoner_absorbs
 from companion.games.money_maker.state import (
     ACTION,
@@ -41,9 +48,10 @@ def _reshuffles(state: MoneyMakerState) -> bool:
     return state.actions_out >= sum(k.copies for k in state.comp.actions)
 
 
-def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment) -> str:
+def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment) -> tuple[str, PaymentPlan]:
     """Refuse buying an action card now (or the one named); else its code ("?"
-    untold).  A reshuffle of the discard is counted as done, without doing it."""
+    untold) and where the money goes.  A reshuffle of the discard is counted
+    as done, without doing it."""
     require_turn(state, seat, (INVEST, TRADE, ACTION), "buying an action card")
     if state.action_bought:
         raise IllegalMove("one action card per turn", C.STEP4)
@@ -60,18 +68,17 @@ def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment
         known = state.banks[seat].actions.count(code) + discard.count(code)
         if known >= kind.copies:
             raise IllegalMove(f"no {kind.name} is left in the action deck: you hold or saw played all {kind.copies}", C.STEP4)
-    check_payment(state, seat, state.comp.action_price, payment, what="an action card")
-    return code
+    return code, check_payment(state, seat, state.comp.action_price, payment, what="an action card")
 
 
 def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment, lines: Lines) -> None:
-    code = check_buy_action(state, seat, raw, payment)
+    code, plan = check_buy_action(state, seat, raw, payment)
     if _reshuffles(state):
         state.actions_out -= len(state.action_discard)
         lines.append(say(f"The action deck is empty: the {len(state.action_discard)} discarded cards are reshuffled", C.STEP4))
         state.action_discard = []
     price = state.comp.action_price
-    paid = pay(state, seat, price, payment, what="an action card")
+    paid = make_payment(state, seat, plan)
     state.banks[seat].actions.append(code)
     state.actions_out += 1
     state.action_bought = True

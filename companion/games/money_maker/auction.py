@@ -8,7 +8,14 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import next_turn, start_turn
 from companion.games.money_maker.end_of_game import check_end
 from companion.games.money_maker.investments import resolve_card
-from companion.games.money_maker.payment import Payment, check_payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import free_from_prison
 from companion.games.money_maker.promotion import promote
 from companion.games.money_maker.state import (
@@ -107,15 +114,15 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
     state.phase = PAYMENT
 
 
-def check_pay(state: MoneyMakerState, seat: int, payment: Payment) -> Due:
-    """Refuse paying a winning bid that is not this seat's to pay, or not payable as said."""
+def check_pay(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[Due, PaymentPlan]:
+    """Refuse paying a winning bid that is not this seat's to pay, or not payable
+    as said; else what is due and where the money goes."""
     due = state.due
     if state.phase != PAYMENT or due is None:
         raise IllegalMove(f"nothing is to be paid now: {phase_words(state)}", C.PAYING)
     if seat != due.seat:
         raise IllegalMove(f"{state.names[due.seat]} pays {due.amount} now, not {state.names[seat]}", C.PAYING)
-    check_payment(state, seat, due.amount, payment, what=_due_words(state, due))
-    return due
+    return due, check_payment(state, seat, due.amount, payment, what=_due_words(state, due))
 
 
 def _due_words(state: MoneyMakerState, due: Due) -> str:
@@ -123,9 +130,9 @@ def _due_words(state: MoneyMakerState, due: Due) -> str:
 
 
 def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
-    due = check_pay(state, seat, payment)
+    due, plan = check_pay(state, seat, payment)
     what = _due_words(state, due)
-    paid = pay(state, seat, due.amount, payment, what=what)
+    paid = make_payment(state, seat, plan)
     lines.append(say(f"{state.names[seat]} pays {due.amount} for {what}: {describe(state, paid)}", C.PAYING))
     private(state, seat, lines)
     state.due = None
@@ -193,8 +200,8 @@ def find_open(state: MoneyMakerState, raw: str) -> str:
     raise IllegalMove(f"{raw!r} is not an open investment card (open: {', '.join(state.open_cards) or 'none'})", C.STEP2)
 
 
-def check_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment) -> int:
-    """Refuse the alternative step as asked; else the amount paid off."""
+def check_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment) -> tuple[int, PaymentPlan]:
+    """Refuse the alternative step as asked; else the amount paid off and where the money goes."""
     require_turn(state, seat, (INVEST,), "the alternative step")
     if state.auction_opened:
         raise IllegalMove("the alternative step replaces bidding: an auction was opened this turn", C.ALTERNATIVE)
@@ -205,14 +212,13 @@ def check_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Paymen
         raise IllegalMove(f"{state.names[seat]} has no credit on housing block {block!r} (its credit: {mine})", C.ALTERNATIVE)
     if payment.own:
         raise IllegalMove("own credit cannot pay off own credit: use gold or other banks' credit", C.ALTERNATIVE)
-    check_payment(state, seat, amount, payment, what=f"paying off block {block}")
-    return amount
+    return amount, check_payment(state, seat, amount, payment, what=f"paying off block {block}")
 
 
 def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, lines: Lines) -> None:
-    amount = check_pay_off(state, seat, block, payment)
+    amount, plan = check_pay_off(state, seat, block, payment)
     bank = state.banks[seat]
-    paid = pay(state, seat, amount, payment, what=f"paying off block {block}")
+    paid = make_payment(state, seat, plan)
     bank.take_board(block, amount)
     bank.extinguished += amount
     lines.append(

@@ -147,7 +147,8 @@ def check_payment(
     what: str,
 ) -> PaymentPlan:
     """Refuse a payment of ``amount`` by ``seat`` that cannot be made as said;
-    else where everything goes.  Pure: a check and :func:`pay` share it."""
+    else where everything goes (for :func:`make_payment`).  Pure: a move's
+    check calls it, and the move pays with the plan its check returned."""
     bank = state.banks[seat]
     name = state.names[seat]
     if not payment.said:
@@ -192,16 +193,8 @@ def check_payment(
     return PaymentPlan(gold, own_places, foreign_places)
 
 
-def pay(
-    state: MoneyMakerState,
-    seat: int,
-    amount: int,
-    payment: Payment,
-    *,
-    what: str,
-) -> Paid:
-    """Take ``amount`` from ``seat`` as the payment says; raise (changing nothing) if it cannot."""
-    plan = check_payment(state, seat, amount, payment, what=what)
+def make_payment(state: MoneyMakerState, seat: int, plan: PaymentPlan) -> Paid:
+    """Move the money of a checked payment (:func:`check_payment`)."""
     bank = state.banks[seat]
     bank.gold -= plan.gold
     state.reserve += plan.gold

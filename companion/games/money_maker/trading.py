@@ -8,7 +8,14 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import chips_left, start_bank_run
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.investments import resolve_card
-from companion.games.money_maker.payment import Payment, check_payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import extinguish, free_from_prison, prisoner_absorbs
 from companion.games.money_maker.state import (
     ACTION,
@@ -28,9 +35,9 @@ def enter_trade(state: MoneyMakerState, seat: int, what: str) -> None:
     state.phase = TRADE
 
 
-def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment) -> list[int]:
+def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment) -> tuple[list[int], PaymentPlan]:
     """Refuse a purchase the market or the payment does not allow; else the
-    price of each good, in the order they are taken."""
+    price of each good, in the order they are taken, and where the money goes."""
     require_turn(state, seat, (INVEST, TRADE), "buying goods")
     limit = state.comp.buy_limit
     done = state.bought.get(market, 0)
@@ -51,15 +58,14 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
             natural -= 1
         else:
             raise IllegalMove(f"no {market} goods are left in the market or its natural reserve", C.BUYING)
-    check_payment(state, seat, sum(prices), payment, what=f"{count} {market} goods")
-    return prices
+    return prices, check_payment(state, seat, sum(prices), payment, what=f"{count} {market} goods")
 
 
 def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
-    prices = check_buy(state, seat, market, count, payment)
+    prices, plan = check_buy(state, seat, market, count, payment)
     enter_trade(state, seat, "buying goods")
     total = sum(prices)
-    paid = pay(state, seat, total, payment, what=f"{count} {market} goods")
+    paid = make_payment(state, seat, plan)
     taken_from_market = min(count, state.markets[market])
     state.markets[market] -= taken_from_market
     state.natural[market] -= count - taken_from_market
