@@ -16,8 +16,8 @@ command's arguments, where the log keeps it.
 ``apply`` receives a private copy of the state: it may mutate it and must
 return it (or a new one) inside an :class:`Outcome`.  The table asks for both
 in one go, :meth:`Game.check_and_apply`, which copies the state once for a
-legal move; a game whose check is a dry run of the move overrides it to run
-the move once.  A state that is costly to ``copy.deepcopy`` gives itself a
+legal move; a game whose moves run their own checks before they change
+anything overrides it to run the move once, its check included.  A state that is costly to ``copy.deepcopy`` gives itself a
 ``__deepcopy__`` that shares what never changes (the components) and copies
 the rest.
 """

@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import chips_left, start_bank_run
-from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import prisoner_absorbs
 from companion.games.money_maker.state import (
     ACTION,
@@ -36,27 +43,42 @@ def resolve_action(state: MoneyMakerState, raw: str) -> str:
     raise IllegalMove(f"there is no action card {raw!r} in this edition", C.ACTION_CARDS)
 
 
-def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment, lines: Lines) -> None:
+def _reshuffles(state: MoneyMakerState) -> bool:
+    """Whether buying now reshuffles the discard into the empty action deck."""
+    return state.actions_out >= sum(k.copies for k in state.comp.actions)
+
+
+def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment) -> tuple[str, PaymentPlan]:
+    """Refuse buying an action card now (or the one named); else its code ("?"
+    untold) and where the money goes.  A reshuffle of the discard is counted
+    as done, without doing it."""
     require_turn(state, seat, (INVEST, TRADE, ACTION), "buying an action card")
     if state.action_bought:
         raise IllegalMove("one action card per turn", C.STEP4)
-    total = sum(k.copies for k in state.comp.actions)
-    if state.actions_out >= total:
+    discard = state.action_discard
+    if _reshuffles(state):
         if not state.action_discard:
             raise IllegalMove("every action card is in a vault: none to buy", C.STEP4)
-        state.actions_out -= len(state.action_discard)
-        lines.append(say(f"The action deck is empty: the {len(state.action_discard)} discarded cards are reshuffled", C.STEP4))
-        state.action_discard = []
+        discard = []
     code = "?" if raw is None else resolve_action(state, raw)
     if code != "?":
         # counted from what the buyer may know (its own vault and the public discard), never
         # other vaults: a refusal must not tell who holds which action card
         kind = state.comp.action(code)
-        known = state.banks[seat].actions.count(code) + state.action_discard.count(code)
+        known = state.banks[seat].actions.count(code) + discard.count(code)
         if known >= kind.copies:
             raise IllegalMove(f"no {kind.name} is left in the action deck: you hold or saw played all {kind.copies}", C.STEP4)
+    return code, check_payment(state, seat, state.comp.action_price, payment, what="an action card")
+
+
+def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment, lines: Lines) -> None:
+    code, plan = check_buy_action(state, seat, raw, payment)
+    if _reshuffles(state):
+        state.actions_out -= len(state.action_discard)
+        lines.append(say(f"The action deck is empty: the {len(state.action_discard)} discarded cards are reshuffled", C.STEP4))
+        state.action_discard = []
     price = state.comp.action_price
-    paid = pay(state, seat, price, payment, what="an action card")
+    paid = make_payment(state, seat, plan)
     state.banks[seat].actions.append(code)
     state.actions_out += 1
     state.action_bought = True
@@ -68,17 +90,23 @@ def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: P
     private(state, seat, lines)
 
 
-def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
+def check_play_action(state: MoneyMakerState, seat: int, raw: str) -> tuple[str, str]:
+    """Refuse playing an action card the seat does not hold; else (the card
+    played, the one leaving the vault: itself, or an untold "?")."""
     if state.phase == OVER:
         raise IllegalMove(f"the game is over ({state.over})", C.END)
     bank = state.banks[seat]
     code = resolve_action(state, raw)
     if code in bank.actions:
-        bank.actions.remove(code)
-    elif "?" in bank.actions:
-        bank.actions.remove("?")
-    else:
-        raise IllegalMove(f"{state.names[seat]} holds no action card {raw!r}", C.ACTION_CARDS)
+        return code, code
+    if "?" in bank.actions:
+        return code, "?"
+    raise IllegalMove(f"{state.names[seat]} holds no action card {raw!r}", C.ACTION_CARDS)
+
+
+def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
+    code, leaving = check_play_action(state, seat, raw)
+    state.banks[seat].actions.remove(leaving)
     state.action_discard.append(code)
     if code == "?":
         lines.append(say(f"{state.names[seat]} plays an action card and announces its effect; the host records the transfers", C.ACTION_CARDS))
@@ -93,8 +121,8 @@ def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) ->
     )
 
 
-def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int], lines: Lines) -> None:
-    """The host records an action card's effect between a bank and the reserves."""
+def check_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int]) -> None:
+    """Refuse recording what the reserves or the vault cannot give."""
     if state.phase == OVER:
         raise IllegalMove(f"the game is over ({state.over})", C.END)
     bank = state.banks[seat]
@@ -109,6 +137,12 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
             raise IllegalMove(f"the {market} natural reserve holds only {state.natural[market]}", C.ACTION_CARDS)
         if -n > bank.goods[market]:
             raise IllegalMove(f"{state.names[seat]}'s vault does not hold {-n} {market} goods", C.ACTION_CARDS)
+
+
+def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int], lines: Lines) -> None:
+    """The host records an action card's effect between a bank and the reserves."""
+    check_grant(state, seat, gold, goods)
+    bank = state.banks[seat]
     state.reserve -= gold
     bank.gold += gold
     for market, n in goods.items():
@@ -123,4 +157,3 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
     # (during the turn's own steps, where play resumes afterwards)
     if gold > 0 and state.reserve == 0 and state.phase in (INVEST, TRADE, ACTION) and chips_left(state):
         start_bank_run(state, "the Gold Reserve is empty", state.phase, lines)
-

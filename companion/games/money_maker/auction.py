@@ -8,7 +8,14 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import next_turn, start_turn
 from companion.games.money_maker.end_of_game import check_end
 from companion.games.money_maker.investments import resolve_card
-from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import free_from_prison
 from companion.games.money_maker.promotion import promote
 from companion.games.money_maker.state import (
@@ -42,7 +49,8 @@ def may_bid(state: MoneyMakerState, seat: int) -> tuple[bool, str]:
     return True, ""
 
 
-def do_bid(state: MoneyMakerState, seat: int, amount: int, lines: Lines) -> None:
+def check_bid(state: MoneyMakerState, seat: int, amount: int) -> Auction:
+    """Refuse a bid the auction does not take; else the auction it goes into."""
     auction = state.auction
     if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
         raise IllegalMove(f"there is no auction to bid in: {phase_words(state)}", C.NO_AUCTION)
@@ -56,13 +64,19 @@ def do_bid(state: MoneyMakerState, seat: int, amount: int, lines: Lines) -> None
         raise IllegalMove(f"a bid must be at least {floor}", C.FIRST_TURN if not auction.card else C.STEP2)
     if state.beginner and amount > state.banks[seat].gold:
         raise IllegalMove("the Beginner's Game has no credit: a bid cannot exceed your gold", C.BEGINNER)
+    return auction
+
+
+def do_bid(state: MoneyMakerState, seat: int, amount: int, lines: Lines) -> None:
+    auction = check_bid(state, seat, amount)
     auction.high = amount
     auction.bidder = seat
     auction.bids += 1
     lines.append(say(f"{state.names[seat]} bids {amount}", C.FIRST_TURN if not auction.card else C.STEP2))
 
 
-def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, lines: Lines) -> None:
+def check_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None) -> Auction:
+    """Refuse closing the auction by whoever may not close it now; else the auction."""
     auction = state.auction
     if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
         raise IllegalMove(f"there is no auction to close: {phase_words(state)}", C.STEP2)
@@ -75,6 +89,14 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
                 f"({len(state.open_cards)} open so far)",
                 C.SETUP,
             )
+    elif not by_host and seat != state.turn:
+        raise IllegalMove("the host or the seat whose turn it is closes an auction", C.STEP2)
+    return auction
+
+
+def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, lines: Lines) -> None:
+    auction = check_close_auction(state, by_host, seat)
+    if state.phase == FIRST_AUCTION:
         state.auction = None
         if auction.bidder is None:
             lines.append(say(f"Nobody bid: {state.names[state.turn]} starts, paying nothing", C.FIRST_TURN, C.NOBODY_BIDS))
@@ -85,8 +107,6 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
         state.due = Due(auction.bidder, auction.high, "first-turn")
         state.phase = PAYMENT
         return
-    if not by_host and seat != state.turn:
-        raise IllegalMove("the host or the seat whose turn it is closes an auction", C.STEP2)
     assert auction.bidder is not None
     state.auction = None
     lines.append(say(f"{card_label(state, auction.card)} is sold to {state.names[auction.bidder]} for {auction.high}", C.STEP2))
@@ -94,14 +114,25 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
     state.phase = PAYMENT
 
 
-def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
+def check_pay(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[Due, PaymentPlan]:
+    """Refuse paying a winning bid that is not this seat's to pay, or not payable
+    as said; else what is due and where the money goes."""
     due = state.due
     if state.phase != PAYMENT or due is None:
         raise IllegalMove(f"nothing is to be paid now: {phase_words(state)}", C.PAYING)
     if seat != due.seat:
         raise IllegalMove(f"{state.names[due.seat]} pays {due.amount} now, not {state.names[seat]}", C.PAYING)
-    what = "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
-    paid = pay(state, seat, due.amount, payment, what=what)
+    return due, check_payment(state, seat, due.amount, payment, what=_due_words(state, due))
+
+
+def _due_words(state: MoneyMakerState, due: Due) -> str:
+    return "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
+
+
+def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
+    due, plan = check_pay(state, seat, payment)
+    what = _due_words(state, due)
+    paid = make_payment(state, seat, plan)
     lines.append(say(f"{state.names[seat]} pays {due.amount} for {what}: {describe(state, paid)}", C.PAYING))
     private(state, seat, lines)
     state.due = None
@@ -123,7 +154,8 @@ def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) ->
             lines.append(say(f"{state.names[state.turn]} may open an auction on another card, or move on", C.STEP2))
 
 
-def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
+def check_open_auction(state: MoneyMakerState, seat: int, raw: str) -> tuple[str, int]:
+    """Refuse opening an auction on ``raw`` now; else the open card and its opening bid."""
     require_turn(state, seat, (INVEST,), "opening an auction")
     if state.banks[seat].in_prison:
         raise IllegalMove(f"{state.names[seat]} is in debtors' prison: no auction in its turn", C.PRISON)
@@ -131,6 +163,11 @@ def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -
     opening = opening_bid(state, card_id)
     if state.beginner and opening > state.banks[seat].gold:
         raise IllegalMove("the Beginner's Game has no credit: you cannot open above your gold", C.BEGINNER)
+    return card_id, opening
+
+
+def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
+    card_id, opening = check_open_auction(state, seat, raw)
     kind = state.comp.investment(card_kind(card_id))
     for market, n in kind.requires:
         taken = min(n, state.markets[market])
@@ -163,7 +200,8 @@ def find_open(state: MoneyMakerState, raw: str) -> str:
     raise IllegalMove(f"{raw!r} is not an open investment card (open: {', '.join(state.open_cards) or 'none'})", C.STEP2)
 
 
-def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, lines: Lines) -> None:
+def check_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment) -> tuple[int, PaymentPlan]:
+    """Refuse the alternative step as asked; else the amount paid off and where the money goes."""
     require_turn(state, seat, (INVEST,), "the alternative step")
     if state.auction_opened:
         raise IllegalMove("the alternative step replaces bidding: an auction was opened this turn", C.ALTERNATIVE)
@@ -174,7 +212,13 @@ def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, 
         raise IllegalMove(f"{state.names[seat]} has no credit on housing block {block!r} (its credit: {mine})", C.ALTERNATIVE)
     if payment.own:
         raise IllegalMove("own credit cannot pay off own credit: use gold or other banks' credit", C.ALTERNATIVE)
-    paid = pay(state, seat, amount, payment, what=f"paying off block {block}")
+    return amount, check_payment(state, seat, amount, payment, what=f"paying off block {block}")
+
+
+def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, lines: Lines) -> None:
+    amount, plan = check_pay_off(state, seat, block, payment)
+    bank = state.banks[seat]
+    paid = make_payment(state, seat, plan)
     bank.take_board(block, amount)
     bank.extinguished += amount
     lines.append(

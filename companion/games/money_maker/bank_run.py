@@ -18,7 +18,14 @@ from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.end_of_game import check_end
 from companion.games.money_maker.offers import lapse_offers
-from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import free_from_prison
 from companion.games.money_maker.promotion import promote
 from companion.games.money_maker.state import (
@@ -258,8 +265,9 @@ def settled(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     promote(state, seat, run.paid_own[seat], lines)
 
 
-def settle(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
-    """A bank holding other banks' credit says how much of it pays its debt."""
+def check_settle(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[int, PaymentPlan | None]:
+    """Refuse a settlement the bank run does not take; else the other banks'
+    credit it pays with, and where it goes (``None``: none)."""
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != UNSETTLED:
@@ -273,7 +281,18 @@ def settle(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) ->
     if foreign > owes:
         raise IllegalMove(f"{state.names[seat]} owes {owes}; it cannot pay {foreign} of other banks' credit", C.RUN_STEP2)
     if foreign:
-        paid = pay(state, seat, foreign, payment, what="the bank-run debt")
+        return foreign, check_payment(state, seat, foreign, payment, what="the bank-run debt")
+    return foreign, None
+
+
+def settle(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
+    """A bank holding other banks' credit says how much of it pays its debt."""
+    foreign, plan = check_settle(state, seat, payment)
+    run = state.bank_run
+    assert run is not None
+    owes = run.debts[seat] - run.paid_own[seat]
+    if plan is not None:
+        paid = make_payment(state, seat, plan)
         state.banks[seat].extinguished += foreign
         run.paid_own[seat] += foreign
         lines.append(say(f"{state.names[seat]} pays with {describe(state, paid)}", C.SOLVENT_ONLY))
@@ -282,8 +301,8 @@ def settle(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) ->
     maybe_finish(state, lines)
 
 
-def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
-    """An insolvent bank pays (part of) its residual debt after a deal."""
+def check_pay_debt(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[int, PaymentPlan]:
+    """Refuse paying residual debt as said; else the amount paid and where it goes."""
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != INSOLVENT:
@@ -296,7 +315,16 @@ def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) 
         raise IllegalMove("say how much to pay: 'gold' and/or 'foreign' (other banks' credit)", C.NEGOTIATING)
     if amount > residual:
         raise IllegalMove(f"{state.names[seat]} owes {residual}; it cannot pay {amount}", C.NEGOTIATING)
-    paid = pay(state, seat, amount, payment, what="the residual debt")
+    return amount, check_payment(state, seat, amount, payment, what="the residual debt")
+
+
+def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
+    """An insolvent bank pays (part of) its residual debt after a deal."""
+    amount, plan = check_pay_debt(state, seat, payment)
+    run = state.bank_run
+    assert run is not None
+    residual = run.residual[seat]
+    paid = make_payment(state, seat, plan)
     state.banks[seat].extinguished += amount
     run.residual[seat] = residual - amount
     lines.append(say(f"{state.names[seat]} pays {amount} of the residual debt: {describe(state, paid)}", C.NEGOTIATING))

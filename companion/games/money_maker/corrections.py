@@ -64,29 +64,66 @@ def parse_correct(state: MoneyMakerState, command: Command) -> dict[str, Any]:
     return args
 
 
-def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanation]) -> None:
-    """Check and perform a correction (on the copy ``check`` dry-runs)."""
-    value, to, reason, seat = a["value"], a["to"], a["reason"], a["seat"]
+def check_correct(state: MoneyMakerState, a: Mapping[str, Any]) -> None:
+    """Refuse a correction the books cannot balance, or of a value that cannot be."""
+    value, to, seat = a["value"], a["to"], a["seat"]
     comp = state.comp
     label = next(t.noun for t in TARGETS if t.key == value)
     whose = f"{state.names[seat]}'s " if seat is not None else "the "
 
-    def refuse(why: str) -> None:
-        raise IllegalMove(f"cannot correct {whose}{label} to {to}: {why}", CORRECTION_RULE)
+    def refuse(why: str) -> IllegalMove:
+        return IllegalMove(f"cannot correct {whose}{label} to {to}: {why}", CORRECTION_RULE)
 
     if to < 0:
-        refuse("it cannot be negative")
+        raise refuse("it cannot be negative")
     if seat is None:
-        _correct_table(state, value, to, reason, refuse, lines)
+        if value == "meter":
+            if to >= state.spots:
+                raise refuse(f"the bank-run circle is {state.spots} spots away: a bank run starts by the rules, not by a correction")
+        elif value != "reserve":
+            market = value[7:]
+            slots = len(comp.markets[market].slots)
+            if to > slots:
+                raise refuse(f"the {market} market has {slots} slots")
+            if to - state.markets[market] > state.natural[market]:
+                raise refuse(f"the {market} natural reserve holds only {state.natural[market]}")
         return
     bank = state.banks[seat]
     name = state.names[seat]
     if bank.bankrupt:
-        refuse(f"{name} is bankrupt and out of the game")
+        raise refuse(f"{name} is bankrupt and out of the game")
+    if value == "gold":
+        if to - bank.gold > state.reserve:
+            raise refuse(f"the Gold Reserve holds only {state.reserve} (correct the reserve first if it is wrong)")
+    elif value.startswith("goods_"):
+        market = value[6:]
+        if to - bank.goods[market] > state.natural[market]:
+            raise refuse(f"the {market} natural reserve holds only {state.natural[market]}")
+    elif value == "rating":
+        if not 1 <= to <= len(comp.rings):
+            raise refuse(f"a rating is a ring from 1 to {len(comp.rings)} (debtors' prison comes by degradation)")
+    else:  # credit on a block
+        block = a["block"]
+        if bank.rating == PRISON:
+            raise refuse(f"{name} is in debtors' prison: its credit on the board is its debt (correct its rating first if it is wrong)")
+        ring = comp.ring(bank.rating)
+        if ring.block(block) is None:
+            blocks = ", ".join(b.id for b in ring.blocks)
+            raise refuse(f"housing block {block!r} is not on {name}'s ring {ring.name} ({blocks})")
+
+
+def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanation]) -> None:
+    """Check (:func:`check_correct`) and perform a correction."""
+    check_correct(state, a)
+    value, to, reason, seat = a["value"], a["to"], a["reason"], a["seat"]
+    comp = state.comp
+    if seat is None:
+        _correct_table(state, value, to, reason, lines)
+        return
+    bank = state.banks[seat]
+    name = state.names[seat]
     if value == "gold":
         more = to - bank.gold
-        if more > state.reserve:
-            refuse(f"the Gold Reserve holds only {state.reserve} (correct the reserve first if it is wrong)")
         old = bank.gold
         bank.gold = to
         state.reserve -= more
@@ -95,16 +132,12 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
     elif value.startswith("goods_"):
         market = value[6:]
         more = to - bank.goods[market]
-        if more > state.natural[market]:
-            refuse(f"the {market} natural reserve holds only {state.natural[market]}")
         old = bank.goods[market]
         bank.goods[market] = to
         state.natural[market] -= more
         extra = f"{more} from the natural reserve" if more >= 0 else f"{-more} back to the natural reserve"
         lines.extend(correction_lines(name, f"{market} goods", str(old), str(to), reason, hidden_seat=seat, extra=extra))
     elif value == "rating":
-        if not 1 <= to <= len(comp.rings):
-            refuse(f"a rating is a ring from 1 to {len(comp.rings)} (debtors' prison comes by degradation)")
         old_rating = bank.rating
         old_name = "debtors' prison" if old_rating == PRISON else f"ring {comp.ring(old_rating).name}"
         move_to_ring(state, bank, to)
@@ -113,12 +146,6 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         lines.extend(correction_lines(name, "rating", old_name, f"ring {comp.ring(to).name}", reason, extra=extra))
     else:  # credit on a block
         block = a["block"]
-        if bank.rating == PRISON:
-            refuse(f"{name} is in debtors' prison: its credit on the board is its debt (correct its rating first if it is wrong)")
-        ring = comp.ring(bank.rating)
-        if ring.block(block) is None:
-            blocks = ", ".join(b.id for b in ring.blocks)
-            refuse(f"housing block {block!r} is not on {name}'s ring {ring.name} ({blocks})")
         old = bank.board.get(block, 0)
         if to > old:
             bank.add_board(block, to - old)
@@ -129,11 +156,8 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         lines.extend(correction_lines(name, f"credit on {block}", str(old), str(to), reason))
 
 
-def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, refuse: Any, lines: list[Explanation]) -> None:
-    comp = state.comp
+def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, lines: list[Explanation]) -> None:
     if value == "meter":
-        if to >= state.spots:
-            refuse(f"the bank-run circle is {state.spots} spots away: a bank run starts by the rules, not by a correction")
         old = state.meter
         state.meter = to
         lines.extend(correction_lines("", "bank-run chip (spots on the meter)", str(old), str(to), reason))
@@ -144,12 +168,7 @@ def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, ref
         lines.extend(correction_lines("", "Gold Reserve", str(old), str(to), reason))
     else:
         market = value[7:]
-        slots = len(comp.markets[market].slots)
-        if to > slots:
-            refuse(f"the {market} market has {slots} slots")
         old = state.markets[market]
-        if to - old > state.natural[market]:
-            refuse(f"the {market} natural reserve holds only {state.natural[market]}")
         state.markets[market] = to
         state.natural[market] -= to - old
         lines.extend(

@@ -4,8 +4,8 @@ checking bank may know)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
@@ -14,14 +14,58 @@ from companion.games.money_maker.end_of_game import check_end
 from companion.games.money_maker.offers import find_offer, offer_words
 from companion.games.money_maker.payment import private
 from companion.games.money_maker.prison import prisoner_absorbs
-from companion.games.money_maker.state import OVER, DealOffer, MoneyMakerState, card_label
+from companion.games.money_maker.state import OVER, Bank, DealOffer, MoneyMakerState, card_label
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
 
 
-def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
-    """Transfers between two banks, as agreed at the table (never judged)."""
+@dataclass
+class _Vault:
+    """What a deal may take out of one bank's vault, counted as the deal goes:
+    a check works on these few numbers and lists, never on the banks."""
+
+    gold: int
+    goods: dict[str, int]
+    held: dict[int, int]
+    cards: list[str]
+    actions: list[str]
+
+    @classmethod
+    def of(cls, bank: Bank) -> _Vault:
+        return cls(bank.gold, dict(bank.goods), dict(bank.held), list(bank.cards), list(bank.actions))
+
+
+def _as_if_held(vault: _Vault, seat: int, bundle: Mapping[str, object]) -> None:
+    """Let ``vault`` (of ``seat``) hold whatever ``bundle`` asks of it: a check then
+    judges only what the checking bank may know (its own vault and what lies
+    open on the table), never the other vault."""
+    vault.gold += int(bundle.get("gold", 0))  # type: ignore[call-overload]
+    goods = bundle.get("goods", {})
+    assert isinstance(goods, Mapping)
+    for market, n in goods.items():
+        vault.goods[market] += n
+    credit = bundle.get("credit", {})
+    assert isinstance(credit, Mapping)
+    for issuer, n in credit.items():
+        if issuer != seat:
+            vault.held[issuer] = vault.held.get(issuer, 0) + n
+    actions = bundle.get("actions", [])
+    assert isinstance(actions, list)
+    vault.actions += ["?"] * len(actions)
+
+
+def check_deal(
+    state: MoneyMakerState,
+    a: int,
+    b: int,
+    gives: Mapping[int, Mapping[str, object]],
+    as_if: Mapping[int, Mapping[str, object]] | None = None,
+) -> None:
+    """Refuse a deal whose banks cannot give what it says, in the order the
+    deal moves things (``a`` gives first, then ``b``, out of a vault that
+    has received ``a``'s part).  ``as_if``: what a bank is taken to hold on
+    top of its vault (see :func:`_as_if_held`).  Pure: two vaults' counts."""
     if state.phase == OVER:
         raise IllegalMove(f"the game is over ({state.over})", C.END)
     if a == b:
@@ -29,6 +73,63 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
     for s in (a, b):
         if state.banks[s].bankrupt:
             raise IllegalMove(f"{state.names[s]} is bankrupt and out of the game", C.BANKRUPTCY)
+    vaults = {s: _Vault.of(state.banks[s]) for s in (a, b)}
+    for s, bundle in (as_if or {}).items():
+        _as_if_held(vaults[s], s, bundle)
+    for giver, taker in ((a, b), (b, a)):
+        bundle = gives.get(giver, {})
+        g = vaults[giver]
+        t = vaults[taker]
+        gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
+        if gold > g.gold:
+            raise IllegalMove(f"{state.names[giver]}'s vault does not hold {gold} gold (a vault stays secret: ask its owner)", C.DEALS)
+        g.gold -= gold
+        t.gold += gold
+        goods = bundle.get("goods", {})
+        assert isinstance(goods, Mapping)
+        for market, n in goods.items():
+            if g.goods[market] < n:
+                raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} {market} goods", C.DEALS)
+            g.goods[market] -= n
+            t.goods[market] += n
+        credit = bundle.get("credit", {})
+        assert isinstance(credit, Mapping)
+        for issuer, n in credit.items():
+            if not n:
+                continue
+            if issuer == giver:
+                if state.beginner:
+                    raise IllegalMove("the Beginner's Game has no credit", C.BEGINNER)
+            else:
+                if g.held.get(issuer, 0) < n:
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} of {state.names[issuer]}'s credit", C.DEALS)
+                g.held[issuer] = g.held.get(issuer, 0) - n
+            if issuer != taker:
+                t.held[issuer] = t.held.get(issuer, 0) + n
+        cards = bundle.get("cards", [])
+        assert isinstance(cards, list)
+        for raw in cards:
+            card_id = next((c for c in g.cards if c.upper() == str(raw).upper()), None)
+            if card_id is None:
+                raise IllegalMove(f"{state.names[giver]} holds no investment card {raw!r}", C.DEALS)
+            g.cards.remove(card_id)
+            t.cards.append(card_id)
+        actions = bundle.get("actions", [])
+        assert isinstance(actions, list)
+        for raw in actions:
+            code = resolve_action(state, str(raw))
+            if code not in g.actions:
+                if "?" in g.actions:
+                    code = "?"
+                else:
+                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold that action card", C.DEALS)
+            g.actions.remove(code)
+            t.actions.append(code)
+
+
+def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
+    """Transfers between two banks, as agreed at the table (never judged)."""
+    check_deal(state, a, b, gives)
     summary: dict[int, list[str]] = {a: [], b: []}
     public: list[str] = []
     for giver, taker in ((a, b), (b, a)):
@@ -36,8 +137,6 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         g = state.banks[giver]
         t = state.banks[taker]
         gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
-        if gold > g.gold:
-            raise IllegalMove(f"{state.names[giver]}'s vault does not hold {gold} gold (a vault stays secret: ask its owner)", C.DEALS)
         g.gold -= gold
         t.gold += gold
         if gold:
@@ -45,8 +144,6 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         goods = bundle.get("goods", {})
         assert isinstance(goods, Mapping)
         for market, n in goods.items():
-            if g.goods[market] < n:
-                raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} {market} goods", C.DEALS)
             g.goods[market] -= n
             t.goods[market] += n
             if n:
@@ -57,12 +154,8 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
             if not n:
                 continue
             if issuer == giver:
-                if state.beginner:
-                    raise IllegalMove("the Beginner's Game has no credit", C.BEGINNER)
                 g.issued += n
             else:
-                if g.held.get(issuer, 0) < n:
-                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} of {state.names[issuer]}'s credit", C.DEALS)
                 g.take_held(issuer, n)
             if issuer == taker:
                 t.extinguished += n  # a bank's own credit comes home
@@ -72,9 +165,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         cards = bundle.get("cards", [])
         assert isinstance(cards, list)
         for raw in cards:
-            card_id = next((c for c in g.cards if c.upper() == str(raw).upper()), None)
-            if card_id is None:
-                raise IllegalMove(f"{state.names[giver]} holds no investment card {raw!r}", C.DEALS)
+            card_id = next(c for c in g.cards if c.upper() == str(raw).upper())
             g.cards.remove(card_id)
             t.cards.append(card_id)
             public.append(f"{card_label(state, card_id)} goes from {state.names[giver]} to {state.names[taker]}")
@@ -83,10 +174,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         for raw in actions:
             code = resolve_action(state, str(raw))
             if code not in g.actions:
-                if "?" in g.actions:
-                    code = "?"
-                else:
-                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold that action card", C.DEALS)
+                code = "?"
             g.actions.remove(code)
             t.actions.append(code)
             summary[giver].append("an action card")
@@ -107,35 +195,36 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
     check_end(state, lines)
 
 
-def _as_if_held(state: MoneyMakerState, seat: int, bundle: Mapping[str, object]) -> MoneyMakerState:
-    """A throw-away copy in which ``seat``'s vault holds whatever ``bundle`` asks of
-    it: a check on it judges only what the checking bank may know (its own vault
-    and what lies open on the table), never the other vault."""
-    twin = copy.deepcopy(state)
-    bank = twin.banks[seat]
-    bank.gold += int(bundle.get("gold", 0))  # type: ignore[call-overload]
-    goods = bundle.get("goods", {})
-    assert isinstance(goods, Mapping)
-    for market, n in goods.items():
-        bank.goods[market] += n
-    credit = bundle.get("credit", {})
-    assert isinstance(credit, Mapping)
-    for issuer, n in credit.items():
-        if issuer != seat:
-            bank.add_held(issuer, n)
-    actions = bundle.get("actions", [])
-    assert isinstance(actions, list)
-    bank.actions += ["?"] * len(actions)
-    return twin
+def check_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Mapping[int, Mapping[str, object]]) -> None:
+    """Refuse a proposal judged against the proposer's own vault and what is
+    open on the table only: a refusal never tells the proposer what the other
+    vault holds."""
+    if state.phase == OVER:
+        raise IllegalMove(f"the game is over ({state.over})", C.END)
+    check_deal(state, proposer, other, gives, {other: gives.get(other, {})})
+
+
+def check_accept_deal(state: MoneyMakerState, seat: int, number: int | None) -> DealOffer:
+    """Refuse accepting an offer that is not this seat's, or that the proposer
+    (as the proposer would see it) or this seat cannot give any more."""
+    offer = find_offer(state, number, seat, "other")
+    proposer = offer.proposer
+    # what the proposer promised must still be there (checked as the proposer would see it)
+    try:
+        check_deal(state, proposer, seat, offer.gives, {seat: offer.gives.get(seat, {})})
+    except IllegalMove:
+        raise IllegalMove(
+            f"{state.names[proposer]} cannot give what offer {offer.number} promised any more: "
+            f"ask {state.names[proposer]} to withdraw it and propose again",
+            C.DEAL_AGREED,
+        ) from None
+    check_deal(state, proposer, seat, offer.gives)  # and what this bank gives is in its vault
+    return offer
 
 
 def do_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Mapping[int, Mapping[str, object]], lines: Lines) -> None:
-    """A bank proposes a deal; nothing moves until the other bank accepts it.  The
-    proposal is checked against the proposer's own vault and what is open on the
-    table only: a refusal never tells the proposer what the other vault holds."""
-    if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
-    do_deal(_as_if_held(state, other, gives.get(other, {})), proposer, other, gives, [])
+    """A bank proposes a deal; nothing moves until the other bank accepts it."""
+    check_propose_deal(state, proposer, other, gives)
     offer = DealOffer(state.next_offer, proposer, other, {s: dict(b) for s, b in gives.items()})
     state.next_offer += 1
     state.offers.append(offer)
@@ -146,18 +235,7 @@ def do_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Ma
 
 
 def do_accept_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
-    offer = find_offer(state, number, seat, "other")
-    proposer = offer.proposer
-    # what the proposer promised must still be there (checked as the proposer would see it)
-    try:
-        do_deal(_as_if_held(state, seat, offer.gives.get(seat, {})), proposer, seat, offer.gives, [])
-    except IllegalMove:
-        raise IllegalMove(
-            f"{state.names[proposer]} cannot give what offer {offer.number} promised any more: "
-            f"ask {state.names[proposer]} to withdraw it and propose again",
-            C.DEAL_AGREED,
-        ) from None
+    offer = check_accept_deal(state, seat, number)
     state.offers.remove(offer)
-    lines.append(say(f"{state.names[seat]} accepts {state.names[proposer]}'s deal (offer {offer.number})", C.DEALS, C.DEAL_AGREED))
-    do_deal(state, proposer, seat, offer.gives, lines)
-
+    lines.append(say(f"{state.names[seat]} accepts {state.names[offer.proposer]}'s deal (offer {offer.number})", C.DEALS, C.DEAL_AGREED))
+    do_deal(state, offer.proposer, seat, offer.gives, lines)

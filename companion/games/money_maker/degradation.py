@@ -14,11 +14,18 @@ from companion.rules import Explanation, say
 Lines = list[Explanation]
 
 
-def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+def check_degrade(state: MoneyMakerState, seat: int) -> None:
+    """Refuse degrading a bank that is not insolvent in the bank run."""
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != INSOLVENT:
         raise IllegalMove(f"only an insolvent bank degrades; {state.names[seat]} is {run.standing.get(seat, 'not in debt')}", C.DEGRADATION)
+
+
+def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    check_degrade(state, seat)
+    run = state.bank_run
+    assert run is not None
     bank = state.banks[seat]
     residual = run.residual.pop(seat)
     name = state.names[seat]

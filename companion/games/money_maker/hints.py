@@ -3,8 +3,9 @@
 Disabled hints say why in plain words (``reason``) and which rule forbids it
 (``rules``, the citation the refusal would give), so the phone can show greyed
 buttons with their rule.  The hints are generated from the state, then each
-enabled one is checked by running the move on a copy (``rules.check``), so a
-hint never offers something the rules refuse.
+enabled one is checked with the rules' own check (``rules.check``, which
+reads the state and copies nothing), so a hint never offers something the
+rules refuse, and a page costs no copy per button.
 """
 
 from __future__ import annotations

@@ -32,7 +32,9 @@ def resolve_card(state: MoneyMakerState, raw: str) -> tuple[str, int | None]:
     raise IllegalMove(f"there is no investment card {raw!r} in this edition", C.STEP1)
 
 
-def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
+def check_draw(state: MoneyMakerState, raw: str) -> tuple[str, str, bool]:
+    """Refuse a card that cannot be drawn now; else (its kind, its id, whether
+    it is one of the setup's open cards)."""
     opening = state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start
     if state.phase != DRAW and not opening:
         raise IllegalMove(f"no investment card is drawn now: {phase_words(state)}", C.STEP1)
@@ -49,6 +51,12 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
         raise IllegalMove(f"{kind.name} has {copies}, not {copy}", C.STEP1)
     if card_id in state.drawn:
         raise IllegalMove(f"{card_id} was drawn already; it is not in the deck", C.STEP1)
+    return code, card_id, opening
+
+
+def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
+    code, card_id, opening = check_draw(state, raw)
+    kind = state.comp.investment(code)
     state.deck[code] -= 1
     state.drawn.append(card_id)
     state.open_cards.append(card_id)

@@ -71,6 +71,14 @@ def find_offer(state: MoneyMakerState, number: int | None, seat: int | None, rol
     raise InvalidCommand(f"say which offer: {', '.join(str(o.number) for o in mine)}")
 
 
+def check_decline_deal(state: MoneyMakerState, seat: int, number: int | None) -> None:
+    find_offer(state, number, seat, "other")
+
+
+def check_withdraw_deal(state: MoneyMakerState, seat: int | None, number: int | None) -> None:
+    find_offer(state, number, seat, "proposer")
+
+
 def do_decline_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
     offer = find_offer(state, number, seat, "other")
     state.offers.remove(offer)

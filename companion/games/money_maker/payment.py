@@ -128,15 +128,27 @@ def credit_usable(state: MoneyMakerState, issuer: int) -> tuple[bool, str]:
     return True, ""
 
 
-def pay(
+@dataclass(frozen=True)
+class PaymentPlan:
+    """What a checked payment moves: gold, own credit per block, other banks'
+    credit per issuer and block (worked out without touching the state)."""
+
+    gold: int
+    own: dict[str, int]
+    foreign: dict[int, dict[str, int]]
+
+
+def check_payment(
     state: MoneyMakerState,
     seat: int,
     amount: int,
     payment: Payment,
     *,
     what: str,
-) -> Paid:
-    """Take ``amount`` from ``seat`` as the payment says; raise if it cannot."""
+) -> PaymentPlan:
+    """Refuse a payment of ``amount`` by ``seat`` that cannot be made as said;
+    else where everything goes (for :func:`make_payment`).  Pure: a move's
+    check calls it, and the move pays with the plan its check returned."""
     bank = state.banks[seat]
     name = state.names[seat]
     if not payment.said:
@@ -158,7 +170,6 @@ def pay(
         raise IllegalMove(f"{name} cannot pay {gold} gold: the vault holds only {bank.gold}", C.PAYING)
     if payment.own and state.beginner:
         raise IllegalMove("the Beginner's Game has no credit: pay in gold", C.BEGINNER)
-    paid = Paid(gold=gold)
     own_places = place(state, bank, payment.own) if payment.own else {}
     held_left = dict(bank.held)
     foreign_places: dict[int, dict[str, int]] = {}
@@ -179,20 +190,23 @@ def pay(
         slot = foreign_places.setdefault(issuer, {})
         for b, n in spot.items():
             slot[b] = slot.get(b, 0) + n
-    # everything checked: move the money
-    bank.gold -= gold
-    state.reserve += gold
-    for b, n in own_places.items():
+    return PaymentPlan(gold, own_places, foreign_places)
+
+
+def make_payment(state: MoneyMakerState, seat: int, plan: PaymentPlan) -> Paid:
+    """Move the money of a checked payment (:func:`check_payment`)."""
+    bank = state.banks[seat]
+    bank.gold -= plan.gold
+    state.reserve += plan.gold
+    for b, n in plan.own.items():
         bank.add_board(b, n)
         bank.issued += n
-    paid.own = own_places
-    for issuer, spots in foreign_places.items():
+    for issuer, spots in plan.foreign.items():
         issuer_bank = state.banks[issuer]
         for b, n in spots.items():
             bank.take_held(issuer, n)
             issuer_bank.add_board(b, n)
-    paid.foreign = foreign_places
-    return paid
+    return Paid(gold=plan.gold, own=plan.own, foreign=plan.foreign)
 
 
 def describe(state: MoneyMakerState, paid: Paid) -> str:

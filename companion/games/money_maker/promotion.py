@@ -72,7 +72,10 @@ def move_to_ring(state: MoneyMakerState, bank: Bank, rating: int, extra: int = 0
 
 
 
-def do_redistribute(state: MoneyMakerState, seat: int, placements: list[Placement], lines: Lines) -> None:
+def check_redistribute(state: MoneyMakerState, seat: int, placements: list[Placement]) -> None:
+    """Refuse a new placement the seat may not make now, or that does not fit its
+    ring.  Whether a block is on the ring does not depend on the credit already
+    there, so :func:`place` (pure) judges it on the board as it is."""
     if seat not in state.may_redistribute:
         raise IllegalMove(
             f"{state.names[seat]} may rearrange its credit only right after a promotion or degradation (until the next roll)",
@@ -82,6 +85,12 @@ def do_redistribute(state: MoneyMakerState, seat: int, placements: list[Placemen
     total = sum(p.amount for p in placements)
     if total != bank.on_board:
         raise IllegalMove(f"{state.names[seat]} has {bank.on_board} credit on the board; the new placement holds {total}", C.PROMOTION)
+    place(state, bank, placements)
+
+
+def do_redistribute(state: MoneyMakerState, seat: int, placements: list[Placement], lines: Lines) -> None:
+    check_redistribute(state, seat, placements)
+    bank = state.banks[seat]
     bank.board = {}
     for b, n in place(state, bank, placements).items():
         bank.add_board(b, n)

@@ -1,13 +1,16 @@
 """The rules of Money Maker: ``check`` and ``apply`` of a move.
 
-The dispatch over the moves: who may send each one, then the topic module
-that checks and performs it (``auction``, ``investments``, ``trading``,
-``action_cards``, ``dice``, ``bank_run``, ``degradation``, ``promotion``,
-``deals``, ``offers``, ``end_of_game``, ``corrections``).  A topic checks as
-it performs and may refuse after changing part of the state it was given, so
-``check`` is ``apply`` on a throw-away copy, and a move is applied only once
-its check has passed; a submitted move is checked and applied in one run on
-one copy (:func:`check_and_apply`).
+The dispatch over the moves: who may send each one (:func:`_actor_seat`,
+shared by both), then the topic module that checks and performs it
+(``auction``, ``investments``, ``trading``, ``action_cards``, ``dice``,
+``bank_run``, ``degradation``, ``promotion``, ``deals``, ``offers``,
+``end_of_game``, ``corrections``).  Each topic's ``check_*`` function judges
+a move without changing anything, and its ``do_*`` function calls that check
+before it changes anything, so the two cannot drift apart: :func:`check`
+copies nothing (a phone's page of hints checks every button this way).  A
+submitted move is still checked and applied in one run on one copy
+(:func:`check_and_apply`): the copy is the safety net should a refusal ever
+escape half-way through a move.
 """
 
 from __future__ import annotations
@@ -19,32 +22,128 @@ from companion.corrections import CORRECTION_RULE
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.base import Outcome
 from companion.games.money_maker import citations as C
-from companion.games.money_maker.action_cards import do_buy_action, do_grant, do_play_action
+from companion.games.money_maker.action_cards import (
+    check_buy_action,
+    check_grant,
+    check_play_action,
+    do_buy_action,
+    do_grant,
+    do_play_action,
+)
 from companion.games.money_maker.auction import (
+    check_bid,
+    check_close_auction,
+    check_open_auction,
+    check_pay,
+    check_pay_off,
     do_bid,
     do_close_auction,
     do_open_auction,
     do_pay,
     do_pay_off,
 )
-from companion.games.money_maker.bank_run import pay_debt, settle
-from companion.games.money_maker.corrections import correct
-from companion.games.money_maker.deals import do_accept_deal, do_deal, do_propose_deal
-from companion.games.money_maker.degradation import degrade
-from companion.games.money_maker.dice import do_roll
+from companion.games.money_maker.bank_run import check_pay_debt, check_settle, pay_debt, settle
+from companion.games.money_maker.corrections import check_correct, correct
+from companion.games.money_maker.deals import (
+    check_accept_deal,
+    check_deal,
+    check_propose_deal,
+    do_accept_deal,
+    do_deal,
+    do_propose_deal,
+)
+from companion.games.money_maker.degradation import check_degrade, degrade
+from companion.games.money_maker.dice import check_roll, do_roll
 from companion.games.money_maker.end_of_game import end_early
-from companion.games.money_maker.investments import do_draw
+from companion.games.money_maker.investments import check_draw, do_draw
 from companion.games.money_maker.moves import Move
-from companion.games.money_maker.offers import do_decline_deal, do_withdraw_deal
-from companion.games.money_maker.promotion import do_redistribute
+from companion.games.money_maker.offers import (
+    check_decline_deal,
+    check_withdraw_deal,
+    do_decline_deal,
+    do_withdraw_deal,
+)
+from companion.games.money_maker.promotion import check_redistribute, do_redistribute
 from companion.games.money_maker.state import BANK_RUN, MoneyMakerState
-from companion.games.money_maker.trading import do_buy, do_end_trading, do_produce, do_sell
+from companion.games.money_maker.trading import (
+    check_buy,
+    check_end_trading,
+    check_produce,
+    check_sell,
+    do_buy,
+    do_end_trading,
+    do_produce,
+    do_sell,
+)
 from companion.rules import EARLY_END, Explanation
 
 
 def check(state: MoneyMakerState, move: Move) -> None:
-    """Refuse ``move`` (a ``Refusal``) if the rules forbid it now; ``state`` is left as it was."""
-    apply(copy.deepcopy(state), move)
+    """Refuse ``move`` (a ``Refusal``) if the rules forbid it now: the very
+    refusal :func:`apply` would raise.  ``state`` is only read, never copied."""
+    seat = _actor_seat(state, move)
+    a = move.args
+    name = move.name
+    actor = move.actor
+    if name == "draw":
+        check_draw(state, a["card"])
+    elif name == "roll":
+        check_roll(state, a["credit"], a["sectors"])
+    elif name == "close_auction":
+        check_close_auction(state, actor.kind is ActorKind.HOST, actor.seat)
+    elif name == "deal":
+        if seat is None:
+            check_deal(state, a["a"], a["b"], a["gives"])
+        else:
+            check_propose_deal(state, seat, _other(move, seat), a["gives"])
+    elif name == "withdraw_deal":
+        check_withdraw_deal(state, seat, a["offer"])
+    elif name == "end":
+        pass  # the host may end any game that is not over
+    elif name == "correct":
+        check_correct(state, a)
+    elif name == "grant":
+        check_grant(state, a["seat"], a["gold"], a["goods"])
+    else:
+        assert seat is not None
+        _check_seat_move(state, seat, move)
+
+
+def _check_seat_move(state: MoneyMakerState, seat: int, move: Move) -> None:
+    a = move.args
+    name = move.name
+    if name == "degrade":
+        check_degrade(state, seat)
+    elif name == "bid":
+        check_bid(state, seat, a["amount"])
+    elif name == "pay":
+        check_pay(state, seat, a["payment"])
+    elif name == "open_auction":
+        check_open_auction(state, seat, a["card"])
+    elif name == "pay_off":
+        check_pay_off(state, seat, a["block"], a["payment"])
+    elif name == "buy":
+        check_buy(state, seat, a["market"], a["count"], a["payment"])
+    elif name == "sell":
+        check_sell(state, seat, a["market"], a["count"])
+    elif name == "produce":
+        check_produce(state, seat, a["card"], a["into"])
+    elif name == "end_trading":
+        check_end_trading(state, seat)
+    elif name == "buy_action":
+        check_buy_action(state, seat, a["card"], a["payment"])
+    elif name == "play_action":
+        check_play_action(state, seat, a["card"])
+    elif name == "settle":
+        check_settle(state, seat, a["payment"])
+    elif name == "pay_debt":
+        check_pay_debt(state, seat, a["payment"])
+    elif name == "redistribute":
+        check_redistribute(state, seat, a["placement"])
+    elif name == "accept_deal":
+        check_accept_deal(state, seat, a["offer"])
+    elif name == "decline_deal":
+        check_decline_deal(state, seat, a["offer"])
 
 
 def check_and_apply(state: MoneyMakerState, move: Move, *, in_place: bool = False) -> Outcome[MoneyMakerState]:
@@ -65,9 +164,18 @@ def not_bankrupt(state: MoneyMakerState, seat: int) -> None:
         raise IllegalMove(f"{state.names[seat]} is bankrupt and out of the game", C.BANKRUPTCY)
 
 
-def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
-    """Check and perform ``move`` on ``state``; the explanation lines."""
-    lines: list[Explanation] = []
+def _other(move: Move, proposer: int) -> int:
+    """The other bank of a deal a seat proposes."""
+    a = move.args
+    other: int = a["b"] if proposer == a["a"] else a["a"]
+    return other
+
+
+def _actor_seat(state: MoneyMakerState, move: Move) -> int | None:
+    """Refuse ``move`` from an actor who may not send it now (or at all); else
+    the seat it acts for: the sending seat, the seat a host's ``degrade``
+    names, or ``None`` for the host's and chance's own moves (a host-recorded
+    deal, a withdrawal by the host, a draw, a roll...)."""
     a = move.args
     name = move.name
     kind = move.actor.kind
@@ -76,62 +184,94 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
     if name in ("draw", "roll"):
         if kind is ActorKind.SEAT:
             raise NotYourTurn(f"'{name}' is what the table shows (chance) or the host types, not a seat", C.STEP5)
-        if name == "draw":
-            do_draw(state, a["card"], lines)
-        else:
-            do_roll(state, a["credit"], a["sectors"], lines)
-        return lines
+        return None
     if name == "close_auction":
-        do_close_auction(state, kind is ActorKind.HOST, move.actor.seat, lines)
-        return lines
+        return None
     if name == "deal":
         if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
             raise NotYourTurn("a deal is proposed by one of its two banks (or recorded by the host)", C.DEALS)
         if kind is ActorKind.HOST:  # the referee records what both banks agreed at the table
-            do_deal(state, a["a"], a["b"], a["gives"], lines)
-        else:
-            proposer = move.actor.seat
-            assert proposer is not None
-            not_bankrupt(state, proposer)
-            do_propose_deal(state, proposer, a["b"] if proposer == a["a"] else a["a"], a["gives"], lines)
-        return lines
+            return None
+        proposer = move.actor.seat
+        assert proposer is not None
+        not_bankrupt(state, proposer)
+        return proposer
     if name == "withdraw_deal":
         if kind is ActorKind.CHANCE:
             raise NotYourTurn("a deal offer is withdrawn by the bank that made it (or the host)", C.DEAL_AGREED)
-        do_withdraw_deal(state, move.actor.seat if kind is ActorKind.SEAT else None, a["offer"], lines)
-        return lines
+        return move.actor.seat if kind is ActorKind.SEAT else None
     if name == "end":
         if kind is not ActorKind.HOST:
             raise NotYourTurn("only the host ends the game early", EARLY_END)
-        end_early(state, a["reason"], lines)
-        return lines
+        return None
     if name == "correct":
         if kind is not ActorKind.HOST:
             raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
-        correct(state, a, lines)
-        return lines
+        return None
     if name == "grant":
         if kind is not ActorKind.HOST:
             raise NotYourTurn("only the host records an action card's effect with the reserves", C.ACTION_CARDS)
-        do_grant(state, a["seat"], a["gold"], a["goods"], lines)
-        return lines
+        return None
     if name == "degrade":
         if kind is ActorKind.HOST:
             if a["seat"] is None:
                 raise InvalidCommand("the host names the 'seat' that degrades")
-            seat = a["seat"]
+            seat: int = a["seat"]
         else:
             seat = seat_of(move, "degrading")
             if a["seat"] is not None and a["seat"] != seat:
                 raise NotYourTurn("a bank degrades itself (or the host records it)", C.DEGRADATION)
         _in_run(state, "degrading")
-        degrade(state, seat, lines)
-        return lines
+        return seat
     if name in ("accept_deal", "decline_deal") and kind is not ActorKind.SEAT:
         raise NotYourTurn("a deal offer is answered by the other bank, on its own phone", C.DEAL_AGREED)
     seat = seat_of(move, f"'{name}'")
     not_bankrupt(state, seat)
-    if name == "bid":
+    if name == "settle":
+        _in_run(state, "settling")
+    elif name == "pay_debt":
+        _in_run(state, "paying a bank-run debt")
+    return seat
+
+
+def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
+    """Check and perform ``move`` on ``state``; the explanation lines."""
+    lines: list[Explanation] = []
+    seat = _actor_seat(state, move)
+    a = move.args
+    name = move.name
+    actor = move.actor
+    if name == "draw":
+        do_draw(state, a["card"], lines)
+    elif name == "roll":
+        do_roll(state, a["credit"], a["sectors"], lines)
+    elif name == "close_auction":
+        do_close_auction(state, actor.kind is ActorKind.HOST, actor.seat, lines)
+    elif name == "deal":
+        if seat is None:
+            do_deal(state, a["a"], a["b"], a["gives"], lines)
+        else:
+            do_propose_deal(state, seat, _other(move, seat), a["gives"], lines)
+    elif name == "withdraw_deal":
+        do_withdraw_deal(state, seat, a["offer"], lines)
+    elif name == "end":
+        end_early(state, a["reason"], lines)
+    elif name == "correct":
+        correct(state, a, lines)
+    elif name == "grant":
+        do_grant(state, a["seat"], a["gold"], a["goods"], lines)
+    else:
+        assert seat is not None
+        _apply_seat_move(state, seat, move, lines)
+    return lines
+
+
+def _apply_seat_move(state: MoneyMakerState, seat: int, move: Move, lines: list[Explanation]) -> None:
+    a = move.args
+    name = move.name
+    if name == "degrade":
+        degrade(state, seat, lines)
+    elif name == "bid":
         do_bid(state, seat, a["amount"], lines)
     elif name == "pay":
         do_pay(state, seat, a["payment"], lines)
@@ -152,10 +292,8 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
     elif name == "play_action":
         do_play_action(state, seat, a["card"], lines)
     elif name == "settle":
-        _in_run(state, "settling")
         settle(state, seat, a["payment"], lines)
     elif name == "pay_debt":
-        _in_run(state, "paying a bank-run debt")
         pay_debt(state, seat, a["payment"], lines)
     elif name == "redistribute":
         do_redistribute(state, seat, a["placement"], lines)
@@ -163,7 +301,6 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
         do_accept_deal(state, seat, a["offer"], lines)
     elif name == "decline_deal":
         do_decline_deal(state, seat, a["offer"], lines)
-    return lines
 
 
 def _in_run(state: MoneyMakerState, what: str) -> None:
@@ -172,4 +309,3 @@ def _in_run(state: MoneyMakerState, what: str) -> None:
         raise IllegalMove(f"{what} belongs to a bank run, and none is on", C.BANK_RUN)
     if not run.started:
         raise IllegalMove(f"{what}: first roll the sector dice for the bank run", C.RUN_STEP1)
-

@@ -8,7 +8,14 @@ from companion.games.money_maker import citations as C
 from companion.games.money_maker.bank_run import chips_left, start_bank_run
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.investments import resolve_card
-from companion.games.money_maker.payment import Payment, describe, pay, private
+from companion.games.money_maker.payment import (
+    Payment,
+    PaymentPlan,
+    check_payment,
+    describe,
+    make_payment,
+    private,
+)
 from companion.games.money_maker.prison import extinguish, free_from_prison, prisoner_absorbs
 from companion.games.money_maker.state import (
     ACTION,
@@ -28,8 +35,10 @@ def enter_trade(state: MoneyMakerState, seat: int, what: str) -> None:
     state.phase = TRADE
 
 
-def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
-    enter_trade(state, seat, "buying goods")
+def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment) -> tuple[list[int], PaymentPlan]:
+    """Refuse a purchase the market or the payment does not allow; else the
+    price of each good, in the order they are taken, and where the money goes."""
+    require_turn(state, seat, (INVEST, TRADE), "buying goods")
     limit = state.comp.buy_limit
     done = state.bought.get(market, 0)
     if done + count > limit:
@@ -49,12 +58,19 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
             natural -= 1
         else:
             raise IllegalMove(f"no {market} goods are left in the market or its natural reserve", C.BUYING)
+    return prices, check_payment(state, seat, sum(prices), payment, what=f"{count} {market} goods")
+
+
+def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
+    prices, plan = check_buy(state, seat, market, count, payment)
+    enter_trade(state, seat, "buying goods")
     total = sum(prices)
-    paid = pay(state, seat, total, payment, what=f"{count} {market} goods")
-    state.markets[market] = fill
-    state.natural[market] = natural
+    paid = make_payment(state, seat, plan)
+    taken_from_market = min(count, state.markets[market])
+    state.markets[market] -= taken_from_market
+    state.natural[market] -= count - taken_from_market
     state.banks[seat].goods[market] += count
-    state.bought[market] = done + count
+    state.bought[market] = state.bought.get(market, 0) + count
     lines.append(
         say(f"{state.names[seat]} buys {count} {market} goods at {' + '.join(map(str, prices))} = {total} ({describe(state, paid)})", C.BUYING)
     )
@@ -62,11 +78,18 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
     prisoner_absorbs(state, seat, lines)
 
 
-def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: Lines) -> None:
-    enter_trade(state, seat, "selling goods")
+def check_sell(state: MoneyMakerState, seat: int, market: str, count: int) -> None:
+    """Refuse selling goods the seat does not hold, or out of its turn."""
+    require_turn(state, seat, (INVEST, TRADE), "selling goods")
     bank = state.banks[seat]
     if bank.goods[market] < count:
         raise IllegalMove(f"{state.names[seat]} holds {bank.goods[market]} {market} goods, not {count}", C.SELLING)
+
+
+def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: Lines) -> None:
+    check_sell(state, seat, market, count)
+    enter_trade(state, seat, "selling goods")
+    bank = state.banks[seat]
     slots = state.comp.markets[market].slots
     prices: list[int] = []
     for _ in range(count):
@@ -108,8 +131,10 @@ def receive_earnings(state: MoneyMakerState, seat: int, earned: int, lines: Line
         start_bank_run(state, "the Gold Reserve is empty", TRADE, lines)
 
 
-def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, lines: Lines) -> None:
-    enter_trade(state, seat, "producing")
+def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None) -> str:
+    """Refuse producing with a card the seat does not hold, has used this turn,
+    or (a trading card) cannot feed; else the card's id."""
+    require_turn(state, seat, (INVEST, TRADE), "producing")
     bank = state.banks[seat]
     card_id = next((c for c in bank.cards if c.upper() == raw.strip().upper()), None)
     if card_id is None:
@@ -123,7 +148,6 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
     if card_id in state.produced:
         raise IllegalMove(f"{card_id} has produced already this turn", C.PRODUCING)
     kind = state.comp.investment(card_kind(card_id))
-    bonus = 1 if sum(1 for c in bank.cards if state.comp.investment(card_kind(c)).guild == kind.guild) >= 2 else 0
     if kind.is_trading:
         if into not in MARKETS:
             raise IllegalMove(f"{kind.name} is a trading card: say 'into' production or consumer", C.PRODUCING)
@@ -133,6 +157,18 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
                 f"{kind.name} converts exactly {kind.trade} {source} goods; {state.names[seat]} holds {bank.goods[source]}",
                 C.PRODUCING,
             )
+    return card_id
+
+
+def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, lines: Lines) -> None:
+    card_id = check_produce(state, seat, raw, into)
+    enter_trade(state, seat, "producing")
+    bank = state.banks[seat]
+    kind = state.comp.investment(card_kind(card_id))
+    bonus = 1 if sum(1 for c in bank.cards if state.comp.investment(card_kind(c)).guild == kind.guild) >= 2 else 0
+    if kind.is_trading:
+        assert into in MARKETS
+        source = "consumer" if into == "production" else "production"
         bank.goods[source] -= kind.trade
         state.natural[source] += kind.trade
         want = kind.trade + bonus
@@ -162,8 +198,12 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
     private(state, seat, lines)
 
 
-def do_end_trading(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+def check_end_trading(state: MoneyMakerState, seat: int) -> None:
     require_turn(state, seat, (INVEST, TRADE), "moving on to step 4")
+
+
+def do_end_trading(state: MoneyMakerState, seat: int, lines: Lines) -> None:
+    check_end_trading(state, seat)
     state.phase = ACTION
     lines.append(say(f"{state.names[seat]} may buy an action card, then roll the dice", C.STEP4))
 

@@ -19,7 +19,7 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_RULE,
 )
 from companion.games.world_of_waste.components import Catalog, count_of
-from companion.games.world_of_waste.deck import take_from
+from companion.games.world_of_waste.deck import find_in, take_from
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState
 from companion.games.world_of_waste.turns import actor_seat, need_phase
@@ -62,9 +62,18 @@ def auction_order(offers: Sequence[Sequence[str]], boss: int, catalog: Catalog) 
     return places
 
 
-def offer(state: WasteState, move: Move) -> list[Explanation]:
+def check_offer(state: WasteState, move: Move) -> int:
+    """Refuse an offer of cards the hand does not hold (each card once); else the seat."""
     need_phase(state, move, Phase.AUCTION)
     seat = actor_seat(state, move, chance=False, host=False, rule=AUCTION_RULE)
+    hand = list(state.hands[seat])  # the cards offered so far leave this copy, not the hand
+    for ref in move.cards:
+        hand.remove(find_in(state, hand, ref, "your hand from this round", AUCTION_RULE))
+    return seat
+
+
+def offer(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_offer(state, move)
     hand = state.hands[seat]
     cards = [take_from(state, hand, ref, "your hand from this round", AUCTION_RULE) for ref in move.cards]
     hand.extend(cards)  # offered cards stay in the hand until the auction is decided
@@ -193,7 +202,8 @@ def give_pile(state: WasteState, seat: int, index: int, *, forced: bool) -> list
     ]
 
 
-def choose(state: WasteState, move: Move) -> list[Explanation]:
+def check_choose(state: WasteState, move: Move) -> int:
+    """Refuse a choice out of turn, or of a pile taken; else the seat."""
     need_phase(state, move, Phase.CHOOSE)
     seat = actor_seat(state, move, chance=False, host=False, rule=AUCTION_ORDER_RULE)
     chooser = state.choosers[state.chosen]
@@ -209,5 +219,11 @@ def choose(state: WasteState, move: Move) -> list[Explanation]:
             f"bonus pile {move.pile + 1} was taken by {state.names[state.piles[move.pile].taken_by or 0]}",
             AUCTION_ORDER_RULE,
         )
+    return seat
+
+
+def choose(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_choose(state, move)
+    assert move.pile is not None
     lines = give_pile(state, seat, move.pile, forced=False)
     return lines + after_choice(state)

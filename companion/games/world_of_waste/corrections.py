@@ -17,7 +17,7 @@ from companion.rules import Explanation
 MAX_CORRECTION = 999
 
 
-def correct(state: WasteState, move: Move) -> list[Explanation]:
+def check_correct(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
         raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
     if state.phase is Phase.OVER:
@@ -30,6 +30,12 @@ def correct(state: WasteState, move: Move) -> list[Explanation]:
             f"a correction is at most {MAX_CORRECTION} points either way",
             CORRECTION_RULE,
         )
+
+
+def correct(state: WasteState, move: Move) -> list[Explanation]:
+    check_correct(state, move)
+    assert move.seat is not None
+    to = move.amount
     old = state.correction(move.seat)
     if len(state.corrections) < state.seats:
         state.corrections = [state.correction(s) for s in range(state.seats)]

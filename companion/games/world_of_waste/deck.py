@@ -14,6 +14,7 @@ sighting of that copy swaps the labels instead of refusing a real card.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from companion.errors import IllegalMove
 from companion.games.world_of_waste.citations import CARD_RULE
@@ -52,50 +53,89 @@ def mark_seen(state: WasteState, exact: str, other: str | None = None) -> None:
             state.assumed.discard(other)
 
 
-def take_from_deck(state: WasteState, ref: CardRef, rule: Citation, *, set_aside: bool = False) -> str:
-    """The id of a card just seen coming off the deck (mutates: a type takes
-    the lowest free copy; an exact copy that was only assumed elsewhere swaps
-    labels with a free copy of its type)."""
+@dataclass(frozen=True)
+class Taken:
+    """A card seen coming off the deck, as its check found it: its id, whether
+    it is only assumed (a type was named), and the free copy (``spare``) an
+    assumed holder of this id is relabelled to, if any."""
+
+    card: str
+    assumed: bool = False
+    spare: str | None = None
+
+
+def check_take_all_from_deck(
+    state: WasteState, refs: Sequence[CardRef], into_where: str, rule: Citation, *, set_aside: bool = False
+) -> list[Taken]:
+    """Refuse cards seen coming off the deck that it cannot have held, each
+    looked up as if those before it were taken already (two "Paper" in one
+    command are two different copies); else the cards, for
+    :func:`place_from_deck`.  A type takes the lowest free copy (assumed); an
+    exact copy that was only assumed elsewhere takes that place's label and
+    gives it a free copy.  Pure: the cards placed, the assumed copies and
+    the deck's count are followed in sets of ids.  ``into_where``: where the
+    taken cards go, as :func:`where_is` says it (a card named twice is found
+    there the second time); ``set_aside``: the card left the deck before (a
+    bonus pile's face-down card), an empty deck does not refuse it."""
     cat = state.catalog
-    t = cat.type(ref.key)
     placed = set(located(state))
-    free = [c for c in t.ids() if c not in placed]  # the type's free ids, in the catalog's order
-    if not set_aside and deck_count(state) <= 0:
-        raise IllegalMove(f"{t.name}: the deck is empty (every card is accounted for)", rule)
-    if ref.copy is None:
-        if not free:
-            raise IllegalMove(
-                f"no {t.name} can be left in the deck: "
-                + (f"all {t.copies.value} copies are" if t.copies.value != 1 else "its only copy is")
-                + " accounted for "
-                "(check the card, or correct the copies in the edition file)",
-                CARD_RULE,
-            )
-        card = min(free, key=cat.copy_of)
-        state.assumed.add(card)
-        return card
-    card = t.card_id(ref.copy)
-    if card in free:
-        state.assumed.discard(card)
-        return card
-    if card in state.assumed and free:
-        spare = min(free, key=cat.copy_of)
-        swap(state, card, spare)  # the assumed holder gets the spare copy
-        state.assumed.discard(card)
-        state.assumed.add(spare)
-        return card
-    raise IllegalMove(f"{card} is not in the deck: it is {where_is(state, card)}", CARD_RULE)
-
-
-def take_all_from_deck(state: WasteState, refs: Sequence[CardRef], into: list[str], rule: Citation) -> list[str]:
-    """Take several seen cards off the deck, placing each before the next is
-    looked up (two "Paper" in one command are two different copies)."""
-    got: list[str] = []
+    assumed = set(state.assumed)
+    deck = deck_count(state, placed)
+    moved: dict[str, str] = {}  # where a card taken or relabelled by this move is now
+    out: list[Taken] = []
     for ref in refs:
-        card = take_from_deck(state, ref, rule)
-        into.append(card)
-        got.append(card)
-    return got
+        t = cat.type(ref.key)
+        free = [c for c in t.ids() if c not in placed]  # the type's free ids, in the catalog's order
+        if not set_aside and deck <= 0:
+            raise IllegalMove(f"{t.name}: the deck is empty (every card is accounted for)", rule)
+        if ref.copy is None:
+            if not free:
+                raise IllegalMove(
+                    f"no {t.name} can be left in the deck: "
+                    + (f"all {t.copies.value} copies are" if t.copies.value != 1 else "its only copy is")
+                    + " accounted for "
+                    "(check the card, or correct the copies in the edition file)",
+                    CARD_RULE,
+                )
+            card = min(free, key=cat.copy_of)
+            assumed.add(card)
+            placed.add(card)
+            out.append(Taken(card, assumed=True))
+        else:
+            card = t.card_id(ref.copy)
+            if card in free:
+                assumed.discard(card)
+                placed.add(card)
+                out.append(Taken(card))
+            elif card in assumed and free:
+                spare = min(free, key=cat.copy_of)
+                moved[spare] = moved.get(card) or where_is(state, card)  # the spare takes the assumed holder's place
+                assumed.discard(card)
+                assumed.add(spare)
+                placed.add(spare)
+                out.append(Taken(card, spare=spare))
+            else:
+                raise IllegalMove(f"{card} is not in the deck: it is {moved.get(card) or where_is(state, card)}", CARD_RULE)
+        moved[card] = into_where
+        deck -= 1
+    return out
+
+
+def place_from_deck(state: WasteState, taken: Sequence[Taken], into: list[str] | None) -> list[str]:
+    """Record checked cards (:func:`check_take_all_from_deck`) off the deck,
+    in order, each put ``into`` the list (if any) before the next is relabelled."""
+    for t in taken:
+        if t.spare is not None:
+            swap(state, t.card, t.spare)  # the assumed holder gets the spare copy
+            state.assumed.discard(t.card)
+            state.assumed.add(t.spare)
+        elif t.assumed:
+            state.assumed.add(t.card)
+        else:
+            state.assumed.discard(t.card)
+        if into is not None:
+            into.append(t.card)
+    return [t.card for t in taken]
 
 
 def take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule: Citation) -> str:
@@ -103,6 +143,13 @@ def take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule:
     return its id.  A type takes the lowest copy there; an id must be one the
     list holds, as the seat's screen shows it (a camera's sighting that the
     record labelled differently is reconciled by a station scan instead)."""
+    card = find_in(state, pool, ref, what, rule)
+    pool.remove(card)
+    return card
+
+
+def find_in(state: WasteState, pool: Sequence[str], ref: CardRef, what: str, rule: Citation) -> str:
+    """The card :func:`take_from` would take from ``pool`` (or its refusal), taking nothing."""
     cat = state.catalog
     t = cat.type(ref.key)
     if ref.copy is None:
@@ -114,5 +161,4 @@ def take_from(state: WasteState, pool: list[str], ref: CardRef, what: str, rule:
         card = t.card_id(ref.copy)
         if card not in pool:
             raise IllegalMove(f"{card} ({t.name}) is not in {what}", rule)
-    pool.remove(card)
     return card

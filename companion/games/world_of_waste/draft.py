@@ -6,14 +6,22 @@ from __future__ import annotations
 from companion.errors import IllegalMove
 from companion.games.world_of_waste.citations import DEAL_RULE, DRAFT_RULE, MARKET_RULE
 from companion.games.world_of_waste.components import count_of
-from companion.games.world_of_waste.deck import take_all_from_deck, take_from
+from companion.games.world_of_waste.deck import (
+    Taken,
+    check_take_all_from_deck,
+    find_in,
+    place_from_deck,
+    take_from,
+)
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import BonusPile, Phase, WasteState, hand_size, left_of
 from companion.games.world_of_waste.turns import actor_seat, need_phase
 from companion.rules import Explanation, say
 
 
-def deal(state: WasteState, move: Move) -> list[Explanation]:
+def check_deal(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
+    """Refuse cards dealt that the seat's pile or the deck cannot take; else
+    the seat and the cards."""
     need_phase(state, move, Phase.DEAL)
     seat = actor_seat(state, move, chance=True, host=False, rule=DEAL_RULE)
     size = hand_size(state.seats)
@@ -24,7 +32,14 @@ def deal(state: WasteState, move: Move) -> list[Explanation]:
             f"and {len(move.cards)} more would make {len(state.dealt[seat]) + len(move.cards)}",
             DEAL_RULE,
         )
-    got = take_all_from_deck(state, move.cards, state.dealt[seat], DEAL_RULE)
+    return seat, check_take_all_from_deck(state, move.cards, "already held by a seat", DEAL_RULE)
+
+
+def deal(state: WasteState, move: Move) -> list[Explanation]:
+    seat, taken = check_deal(state, move)
+    size = hand_size(state.seats)
+    name = state.names[seat]
+    got = place_from_deck(state, taken, state.dealt[seat])
     cat = state.catalog
     lines = [
         say(f"{name} is dealt {cat.labels(got)}", DEAL_RULE, audience=[seat]),
@@ -38,7 +53,8 @@ def deal(state: WasteState, move: Move) -> list[Explanation]:
     return lines
 
 
-def pick(state: WasteState, move: Move) -> list[Explanation]:
+def check_pick(state: WasteState, move: Move) -> int:
+    """Refuse a pick from no pile, or of a card the pile held does not have; else the seat."""
     need_phase(state, move, Phase.DRAFT)
     seat = actor_seat(state, move, chance=False, host=False, rule=DRAFT_RULE)
     assert move.card is not None
@@ -46,6 +62,14 @@ def pick(state: WasteState, move: Move) -> list[Explanation]:
     if not state.queues[seat]:
         right = state.names[(seat - 1) % state.seats]  # piles pass left: the next one comes from the right
         raise IllegalMove(f"{name} holds no pile now: wait for the pile from {right}", DRAFT_RULE)
+    find_in(state, state.queues[seat][0], move.card, "the pile you hold", DRAFT_RULE)
+    return seat
+
+
+def pick(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_pick(state, move)
+    assert move.card is not None
+    name = state.names[seat]
     card = take_from(state, state.queues[seat][0], move.card, "the pile you hold", DRAFT_RULE)
     held = state.queues[seat].pop(0)
     cat = state.catalog

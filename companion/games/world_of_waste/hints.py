@@ -52,7 +52,7 @@ def _software_hints(state: WasteState) -> list[ActionHint]:
 
 def refusal(state: WasteState, seat: int, command: str, args: Mapping[str, Any]) -> Refusal | None:
     """The refusal the seat's command would meet now (parsed and checked as a
-    submitted one: ``rules.check``, a dry run on a copy), or ``None``."""
+    submitted one: ``rules.check``, which copies nothing), or ``None``."""
     try:
         rules.check(state, moves.parse(state, Command(Actor.of_seat(seat), command, args)))
     except Refusal as err:

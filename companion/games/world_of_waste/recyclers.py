@@ -10,32 +10,76 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_RULE,
 )
 from companion.games.world_of_waste.components import RECYCLER, CardRef, count_of
-from companion.games.world_of_waste.deck import take_all_from_deck, take_from
+from companion.games.world_of_waste.deck import (
+    Taken,
+    check_take_all_from_deck,
+    find_in,
+    place_from_deck,
+    take_from,
+)
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, deck_count, recyclers_to_play
 from companion.games.world_of_waste.turns import actor_seat, need_phase, need_unsorted, one_seat
 from companion.rules import Explanation, say
 
 
-def recycle(state: WasteState, move: Move) -> list[Explanation]:
+def check_recycle(state: WasteState, move: Move) -> int:
+    """Refuse a Recycler the seat cannot play now, or a card it cannot remove;
+    else the seat.  The card to remove is looked for in the hand and station
+    as they are once the Recycler has left them (copies of the two lists)."""
     need_phase(state, move, Phase.PLAY)
     seat = actor_seat(state, move, chance=False, host=False, rule=RECYCLER_RULE)
     name = state.names[seat]
-    cat = state.catalog
     need_unsorted(state, seat)
     if state.drawing[seat]:
         raise IllegalMove(f"{name}'s Recycler is still drawing {count_of(state.drawing[seat], 'card')}", RECYCLER_DRAW_RULE)
     if not recyclers_to_play(state, seat):
         raise IllegalMove(f"{name} has no Recycler to play", RECYCLER_RULE)
+    hand, station = list(state.hands[seat]), list(state.stations[seat])
+    pool, what = _recycler_pool(state, move, hand, station)
+    pool.remove(find_in(state, pool, move.recycler or CardRef(RECYCLER), what, RECYCLER_RULE))
+    if move.use == "draw":
+        return seat
+    assert move.card is not None
+    if move.card.key == RECYCLER:
+        raise IllegalMove("a Recycler cannot remove another Recycler: every Recycler must be played", RECYCLER_RULE)
+    pool, what, _ = _removed_pool(state, move.card, hand, station)
+    find_in(state, pool, move.card, what, RECYCLER_REMOVE_RULE)
+    return seat
+
+
+def _recycler_pool(state: WasteState, move: Move, hand: list[str], station: list[str]) -> tuple[list[str], str]:
+    """Where the Recycler played is taken from: a Recycler in the hand is played
+    before one drawn into the station (the list, and its words in a refusal)."""
+    cat = state.catalog
     ref = move.recycler or CardRef(RECYCLER)
-    # a Recycler in the hand is played before one drawn into the station
-    in_hand = [c for c in state.hands[seat] if cat.kind_of(c) == RECYCLER]
-    if ref.copy is not None and cat.type(RECYCLER).card_id(ref.copy) in state.stations[seat]:
-        recycler = take_from(state, state.stations[seat], ref, "your station", RECYCLER_RULE)
-    elif in_hand or ref.copy is not None:
-        recycler = take_from(state, state.hands[seat], ref, "your hand or station", RECYCLER_RULE)
-    else:
-        recycler = take_from(state, state.stations[seat], ref, "your station", RECYCLER_RULE)
+    in_hand = [c for c in hand if cat.kind_of(c) == RECYCLER]
+    if ref.copy is not None and cat.type(RECYCLER).card_id(ref.copy) in station:
+        return station, "your station"
+    if in_hand or ref.copy is not None:
+        return hand, "your hand or station"
+    return station, "your station"
+
+
+def _removed_pool(state: WasteState, ref: CardRef, hand: list[str], station: list[str]) -> tuple[list[str], str, str]:
+    """Where the card a Recycler removes is taken from: the list, its words in a
+    refusal, and the word for the explanation."""
+    cat = state.catalog
+    t = cat.type(ref.key)
+    exact = t.card_id(ref.copy) if ref.copy is not None else None
+    if exact is not None and exact in station:
+        return station, "your station", "station"
+    if (exact is not None and exact in hand) or any(cat.kind_of(c) == t.key for c in hand):
+        return hand, "your hand or station", "hand"
+    return station, "your hand or station", "station"
+
+
+def recycle(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_recycle(state, move)
+    name = state.names[seat]
+    cat = state.catalog
+    pool, what = _recycler_pool(state, move, state.hands[seat], state.stations[seat])
+    recycler = take_from(state, pool, move.recycler or CardRef(RECYCLER), what, RECYCLER_RULE)
     state.incineration.append(recycler)
     if len(state.recycled) < state.seats:
         state.recycled = [0] * state.seats
@@ -54,19 +98,8 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
             )
         ]
     assert move.card is not None
-    if move.card.key == RECYCLER:
-        raise IllegalMove("a Recycler cannot remove another Recycler: every Recycler must be played", RECYCLER_RULE)
-    t = cat.type(move.card.key)
-    exact = t.card_id(move.card.copy) if move.card.copy is not None else None
-    if exact is not None and exact in state.stations[seat]:
-        card = take_from(state, state.stations[seat], move.card, "your station", RECYCLER_REMOVE_RULE)
-        where = "station"
-    elif (exact is not None and exact in state.hands[seat]) or any(cat.kind_of(c) == t.key for c in state.hands[seat]):
-        card = take_from(state, state.hands[seat], move.card, "your hand or station", RECYCLER_REMOVE_RULE)
-        where = "hand"
-    else:
-        card = take_from(state, state.stations[seat], move.card, "your hand or station", RECYCLER_REMOVE_RULE)
-        where = "station"
+    pool, what, where = _removed_pool(state, move.card, state.hands[seat], state.stations[seat])
+    card = take_from(state, pool, move.card, what, RECYCLER_REMOVE_RULE)
     state.incineration.append(card)
     return [
         say(
@@ -77,7 +110,9 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
     ]
 
 
-def draw(state: WasteState, move: Move) -> list[Explanation]:
+def check_draw(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
+    """Refuse cards drawn by no Recycler, too many, or not in the deck; else
+    the seat and the cards."""
     need_phase(state, move, Phase.PLAY)
     seat = one_seat(state, move, [s for s in range(state.seats) if state.drawing[s]], RECYCLER_DRAW_RULE)
     name = state.names[seat]
@@ -87,7 +122,13 @@ def draw(state: WasteState, move: Move) -> list[Explanation]:
         raise IllegalMove(
             f"{name}'s Recycler draws {count_of(state.drawing[seat], 'more card')}, not {len(move.cards)}", RECYCLER_DRAW_RULE
         )
-    got = take_all_from_deck(state, move.cards, state.stations[seat], RECYCLER_DRAW_RULE)
+    return seat, check_take_all_from_deck(state, move.cards, f"in the station of {name}", RECYCLER_DRAW_RULE)
+
+
+def draw(state: WasteState, move: Move) -> list[Explanation]:
+    seat, taken = check_draw(state, move)
+    name = state.names[seat]
+    got = place_from_deck(state, taken, state.stations[seat])
     state.drawing[seat] -= len(got)
     lines = [say(f"{name} draws {state.catalog.labels(got)} into the station", RECYCLER_DRAW_RULE)]
     if any(state.catalog.kind_of(c) == RECYCLER for c in got):

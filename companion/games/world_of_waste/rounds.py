@@ -96,7 +96,7 @@ def start_round(state: WasteState) -> None:
     state.recycled = [0] * n
 
 
-def boss(state: WasteState, move: Move) -> list[Explanation]:
+def check_boss(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
         raise NotYourTurn("the host hands out round 1's boss card", FIRST_BOSS_RULE)
     if state.round != 1 or state.phase is not Phase.DEAL or any(state.dealt):
@@ -104,6 +104,10 @@ def boss(state: WasteState, move: Move) -> list[Explanation]:
             "the boss card is chosen before round 1 is dealt; later the seat with the fewest points gets it",
             BOSS_RULE,
         )
+
+
+def boss(state: WasteState, move: Move) -> list[Explanation]:
+    check_boss(state, move)
     assert move.seat is not None
     state.boss = move.seat
     state.bosses = [move.seat]
@@ -188,13 +192,17 @@ def winner_line(state: WasteState, totals: Sequence[int], scored: Sequence[Stati
     return say(text, rule)
 
 
-def end(state: WasteState, move: Move) -> list[Explanation]:
-    """The host ends the game now: the stations are scored as they stand."""
+def check_end(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
         raise NotYourTurn("only the host ends the game early", EARLY_END)
     if state.phase is Phase.OVER:
         how = f", {state.ended_early}" if state.ended_early else ""
         raise IllegalMove(f"the game is over already{how}", EARLY_END)
+
+
+def end(state: WasteState, move: Move) -> list[Explanation]:
+    """The host ends the game now: the stations are scored as they stand."""
+    check_end(state, move)
     n = state.seats
     names = state.names
     cat = state.catalog

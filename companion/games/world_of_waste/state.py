@@ -227,16 +227,18 @@ def located(state: WasteState) -> list[str]:
     return ids
 
 
-def free_ids(state: WasteState) -> list[str]:
-    placed = set(located(state))
+def free_ids(state: WasteState, placed: set[str] | None = None) -> list[str]:
+    """Card ids not placed anywhere (``placed``: ``set(located(state))``, if known)."""
+    if placed is None:
+        placed = set(located(state))
     return [c for c in state.catalog.all_ids() if c not in placed]
 
 
-def deck_count(state: WasteState) -> int:
+def deck_count(state: WasteState, placed: set[str] | None = None) -> int:
     """Cards physically left in the deck: ids not placed, less the face-down
     cards of bonus piles (not yet recorded) and incinerated unseen cards."""
     face_down = sum(1 for p in state.piles if p.face_down is None and not p.incinerated)
-    return len(free_ids(state)) - face_down - state.unseen
+    return len(free_ids(state, placed)) - face_down - state.unseen
 
 
 def where_is(state: WasteState, card_id: str) -> str:

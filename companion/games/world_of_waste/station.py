@@ -28,13 +28,23 @@ from companion.games.world_of_waste.turns import actor_seat, need_phase, need_un
 from companion.rules import Explanation, say
 
 
-def sort(state: WasteState, move: Move) -> list[Explanation]:
+def check_sort(state: WasteState, move: Move) -> int:
+    """Refuse sorting now (the seat's Recyclers and draws), or a scan that does
+    not match the station the hand joins; else the seat."""
     need_phase(state, move, Phase.PLAY)
     seat = actor_seat(state, move, chance=False, host=False, rule=SORT_RULE)
+    check_sort_seat(state, seat, by_seat=True)
+    if move.scan:
+        check_scan(state, seat, move.cards, [*state.stations[seat], *state.hands[seat]])
+    return seat
+
+
+def sort(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_sort(state, move)
     return sort_seat(state, seat, move.cards if move.scan else None, by_seat=True)
 
 
-def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
+def check_sort_seat(state: WasteState, seat: int, *, by_seat: bool) -> None:
     name = state.names[seat]
     cat = state.catalog
     need_unsorted(state, seat)
@@ -52,6 +62,12 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
             f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
             RECYCLER_RULE,
         )
+
+
+def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
+    check_sort_seat(state, seat, by_seat=by_seat)
+    name = state.names[seat]
+    cat = state.catalog
     # a scan entered by the host or the camera must not read the hand back to them
     secret = frozenset() if by_seat else frozenset(state.hands[seat])
     state.stations[seat].extend(state.hands[seat])
@@ -70,28 +86,35 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
     return lines
 
 
-def match_scan(state: WasteState, seat: int, scan: Sequence[CardRef], secret: frozenset[str] = frozenset()) -> None:
-    """Check a scanned station (exact ids) against the record; relabel assumed
-    copies to the ids the scan shows.  Raises IllegalMove listing differences;
-    recorded cards in ``secret`` (a hand the scan's sender may not see) are
-    only counted, else an empty scan would read the hand back."""
+def check_scan(
+    state: WasteState, seat: int, scan: Sequence[CardRef], station: Sequence[str], secret: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """Check a scanned station (exact ids) against the record ``station``;
+    raise IllegalMove listing differences, else the relabellings the scan
+    makes: (an assumed copy in the station, the id the scan shows instead).
+    Recorded cards in ``secret`` (a hand the scan's sender may not see) are
+    only counted, else an empty scan would read the hand back.
+
+    Pure: a scan names every id once (``moves``), so a relabelling touches
+    only ids no later one of the same scan looks at (the two it exchanges),
+    and each card is judged on the state as it is."""
     cat = state.catalog
-    station = state.stations[seat]
     scanned = [cat.type(r.key).card_id(r.copy or 0) for r in scan]
     unmatched = [c for c in scanned if c not in station]
     spare = [c for c in station if c not in scanned]
     problems: list[str] = []
+    relabel: list[tuple[str, str]] = []
+    placed = set(located(state))
     for card in unmatched:
         kind = cat.kind_of(card)
         stand_in = sorted((c for c in spare if cat.kind_of(c) == kind and c in state.assumed), key=cat.copy_of)
-        placed_elsewhere = card in set(located(state)) and card not in state.assumed
+        placed_elsewhere = card in placed and card not in state.assumed
         if not stand_in or placed_elsewhere:
             where = f" (it is {where_is(state, card)})" if placed_elsewhere else ""
             problems.append(f"the scan shows {cat.label(card)}{where}, which the record of this station lacks")
             continue
         spare.remove(stand_in[0])
-        swap(state, stand_in[0], card)
-        mark_seen(state, card, stand_in[0])
+        relabel.append((stand_in[0], card))
     hidden = [c for c in spare if c in secret]
     for card in spare:
         if card not in secret:
@@ -100,15 +123,37 @@ def match_scan(state: WasteState, seat: int, scan: Sequence[CardRef], secret: fr
         problems.append(f"{count_of(len(hidden), 'card')} of the hand {'is' if len(hidden) == 1 else 'are'} not in the scan")
     if problems:
         raise IllegalMove(f"the scan of {state.names[seat]}'s station does not match: " + "; ".join(problems), SORT_RULE)
-    for card in scanned:
-        state.assumed.discard(card)
+    return relabel
 
 
-def station(state: WasteState, move: Move) -> list[Explanation]:
+def match_scan(state: WasteState, seat: int, scan: Sequence[CardRef], secret: frozenset[str] = frozenset()) -> None:
+    """Check a scanned station against the record (:func:`check_scan`), then
+    relabel assumed copies to the ids the scan shows."""
+    cat = state.catalog
+    for stand_in, card in check_scan(state, seat, scan, state.stations[seat], secret):
+        swap(state, stand_in, card)
+        mark_seen(state, card, stand_in)
+    for r in scan:
+        state.assumed.discard(cat.type(r.key).card_id(r.copy or 0))
+
+
+def check_station(state: WasteState, move: Move) -> int:
+    """Refuse a scan from a seat, or one that does not match the station (the
+    hand joining it first if the seat still sorts this round); else the seat."""
     if move.actor.kind is ActorKind.SEAT:
         raise NotYourTurn("a station scan is entered by the host or the camera (chance)", SORT_RULE)
     assert move.seat is not None
     seat = move.seat
+    if state.phase is Phase.PLAY and not state.sorted[seat]:
+        check_sort_seat(state, seat, by_seat=False)
+        check_scan(state, seat, move.cards, [*state.stations[seat], *state.hands[seat]], frozenset(state.hands[seat]))
+    else:
+        check_scan(state, seat, move.cards, state.stations[seat])
+    return seat
+
+
+def station(state: WasteState, move: Move) -> list[Explanation]:
+    seat = check_station(state, move)
     if state.phase is Phase.PLAY and not state.sorted[seat]:
         return sort_seat(state, seat, move.cards, by_seat=False)
     match_scan(state, seat, move.cards)
