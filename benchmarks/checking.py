@@ -15,6 +15,9 @@ only its own ``companion``.
 * hints: ``Game.actions`` for one actor, one page's buttons, at every fifth
   state of the games, for every seat, the host and chance; the median and
   the 95th percentile per page.
+* check: ``Game.check`` of the next move of the game, at the same states
+  (a legal move: the whole check runs), the median per check in µs (each
+  timed over 20 checks).
 * copy: ``copy.deepcopy`` of a state, at the same states.
 
 All times are CPU time of the measuring thread (``time.thread_time``), the
@@ -99,6 +102,11 @@ def _cpu_ms(fn: Callable[[], Any]) -> float:
     return (time.thread_time() - started) * 1000
 
 
+def _check_times(game: Any, state: Any, move: Any, times: int) -> None:
+    for _ in range(times):
+        game.check(state, move)
+
+
 def measure(games: dict[str, list[dict[str, Any]]], tmp: Path) -> dict[str, dict[str, float]]:
     """Per game key: submit, replay, hints and copy times (ms, CPU)."""
     from companion.commands import CHANCE, HOST, Actor, Command
@@ -116,6 +124,7 @@ def measure(games: dict[str, list[dict[str, Any]]], tmp: Path) -> dict[str, dict
         entries_total = 0
         pages: list[float] = []
         copies: list[float] = []
+        checks: list[float] = []
         in_place: list[float] = []
         for n, rec in enumerate(recorded):
             config = TableConfig.from_json(rec["config"])
@@ -138,9 +147,16 @@ def measure(games: dict[str, list[dict[str, Any]]], tmp: Path) -> dict[str, dict
                 in_place.append(statistics.median(_cpu_ms(partial(_fold_in_place, game, config, entries))
                                                   for _ in range(REPEATS)))
             actors = [HOST, CHANCE, *(Actor.of_seat(s) for s in range(len(names)))]
+            undone = {s for e in entries for s in e.undoes()}
+            applied = [e for e in entries if e.kind == "move" and e.seq not in undone]
             for step, (_, state) in enumerate(replay(game, config, entries)):
                 if step % 5:
                     continue
+                if step < len(applied):  # the move the replay makes next, checked at this state
+                    e = applied[step]
+                    move = game.parse(state, Command(Actor.parse(e.actor, names), e.name, e.args, None, e.source))
+                    checks.append(statistics.median(
+                        _cpu_ms(partial(_check_times, game, state, move, 20)) for _ in range(3)) * 1000 / 20)
                 for actor in actors:
                     pages.append(statistics.median(_cpu_ms(partial(game.actions, state, actor)) for _ in range(3)))
                 copies.append(statistics.median(_cpu_ms(partial(copy.deepcopy, state)) for _ in range(3)))
@@ -151,6 +167,8 @@ def measure(games: dict[str, list[dict[str, Any]]], tmp: Path) -> dict[str, dict
             "hints_ms_per_page": statistics.median(pages),
             "hints_ms_p95_page": statistics.quantiles(pages, n=20)[-1],
             "copy_ms": statistics.median(copies),
+            "check_us": statistics.median(checks),
+            "check_us_p95": statistics.quantiles(checks, n=20)[-1],
         }
         if in_place:
             out[key]["replay_in_place_ms_per_1000"] = sum(in_place) * 1000 / entries_total
@@ -213,6 +231,8 @@ def report(before: dict[str, dict[str, float]], after: dict[str, dict[str, float
             + row("replay, per 1,000 entries (ms)", "replay_ms_per_1000", 0)
             + row("hints, median per page (ms)", "hints_ms_per_page", 3)
             + row("hints, 95th percentile page (ms)", "hints_ms_p95_page", 3)
+            + row("check of a legal move, median (µs)", "check_us", 1)
+            + row("check of a legal move, 95th percentile (µs)", "check_us_p95", 1)
             + row("one copy of the state (ms)", "copy_ms", 3))
     rows.sort(key=lambda r: list(TITLES.values()).index(str(r[0])))
     games = ", ".join(f"{TITLES[k]} {len(SEEDS[k])} games, {after[k]['entries']:.0f} entries" for k in SEEDS)
@@ -228,14 +248,15 @@ A submit includes appending its entry to the SQLite log, the same work before an
 
 {table(["game", "what", "before", "after", "ratio"], rows)}
 
-What changed: `Table.submit` asks the game for `check_and_apply`, one copy of the state per legal move
-(World of Waste and Money Maker used to make a move twice, on two deep copies: the check's dry run, then
-the apply); their states copy themselves field by field (`__deepcopy__`), sharing the frozen catalog or
-components; World of Waste's catalog keeps its card ids indexed.  Müll + Money checks without applying and
-keeps Python's generic deep copy (its package was not part of this change).  Hints still check each
-button they offer by its dry run, each on the cheap copy: Money Maker's pages cost half as much; World of
-Waste's cost a little more than before, because its disabled buttons are now checked as a submit would be
-(before, they were worded by the hints themselves, without a check).
+What changed: every game checks a move by reading the state, without copying or changing it
+(`Game.check`; Müll + Money always did, Money Maker and World of Waste used to make the move on a deep copy
+to see whether it was refused). Each of their moves calls its own check before it changes anything, so a
+check and its move cannot drift apart (tests/money_maker and tests/world_of_waste `test_check_without_copy`
+compare every check with the dry run of the code before, over random games). Hints check each button they
+offer with that check: a page costs no copy. `Table.submit` still makes the move on one copy of the state
+(`check_and_apply`), because the new state replaces the old one only once its log entry is committed to the
+store: a refused write (a full SD card) leaves the table as it was. The states copy themselves field by field
+(`__deepcopy__`), sharing the frozen catalog or components.
 
 Replaying without any copy: `Game.check_and_apply` on the replayed state itself (a replay that fails is
 dropped whole, so a half-made move cannot be kept); not what `companion/table.py`'s `replay` does today.
