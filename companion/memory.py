@@ -19,7 +19,6 @@ Where the C library is not glibc (musl, macOS) it does nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
 import threading
 import time
@@ -33,16 +32,17 @@ _looked = False
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, or ``None`` where there is none."""
+    """glibc's ``malloc_trim``, or ``None`` where there is none.  Looked up
+    among the symbols the process already has (the C library Python runs
+    on), so finding it runs no program (``ctypes.util.find_library`` would
+    run ``ldconfig``)."""
     global _trim, _looked
     with _lock:
         if not _looked:
             _looked = True
-            name = ctypes.util.find_library("c")
             try:
-                libc = ctypes.CDLL(name) if name else None
-                found = getattr(libc, "malloc_trim", None) if libc is not None else None
-            except OSError:
+                found = getattr(ctypes.CDLL(None), "malloc_trim", None)
+            except (OSError, AttributeError):
                 found = None
             if found is not None:
                 found.argtypes = [ctypes.c_size_t]
