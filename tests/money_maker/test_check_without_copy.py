@@ -1,7 +1,7 @@
 """Checking without copying the world (issue 16, item 4): Money Maker's
 ``rules.check`` reads the state and copies nothing, and it must give exactly
 what the old check gave: a dry run of the move on a deep copy
-(:func:`dry_run`, kept here as the reference), both of today's ``apply``
+(``dry_run`` in tests/check_comparison.py, the reference), both of today's ``apply``
 and of the code before the change (``tests/before.py``: today's ``apply``
 runs the same check functions first, so only the code before can tell a
 wrong check from a right one).  Over random legal games, at
@@ -21,9 +21,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -37,65 +35,15 @@ from companion.games.money_maker import rules
 from companion.games.money_maker.moves import VOCABULARY
 from companion.games.money_maker.state import MoneyMakerState
 from tests import before
+from tests.check_comparison import Tally, dry_run, pure_check
 from tests.fuzzing import fuzz_settings
 from tests.money_maker.helpers import GAME
 from tests.money_maker.player import proposals
 from tests.money_maker.test_random_games import play
 
-#: what a check gave: ``None`` (accepted), or the refusal's (class, message, rule)
-Verdict = tuple[str, str, Any] | None
-
-
-def verdict_of(err: Exception) -> tuple[str, str, Any]:
-    return type(err).__name__, str(err), getattr(err, "rule", None)
-
-
 #: Money Maker's rules and hints before checking without copying (None: not in this checkout's history)
 RULES_BEFORE = before.load("money_maker", "rules")
 HINTS_BEFORE = before.load("money_maker", "hints")
-
-
-def dry_run(state: MoneyMakerState, move: Any, apply: Any = rules.apply) -> Verdict:
-    """The old check: the move made on a throw-away deep copy."""
-    try:
-        apply(copy.deepcopy(state), move)
-    except Exception as err:  # any escape is compared, not only refusals
-        return verdict_of(err)
-    return None
-
-
-def pure_check(state: MoneyMakerState, move: Any) -> Verdict:
-    """The new check, through the game's own ``check``; the state must not change."""
-    before = pickle.dumps(state)
-    try:
-        GAME.check(state, move)
-    except Exception as err:
-        out: Verdict = verdict_of(err)
-    else:
-        out = None
-    assert pickle.dumps(state) == before, f"check changed the state ({move.name} {move.args})"
-    return out
-
-
-@dataclass
-class Tally:
-    """What the comparisons met: per move, how many were refused and accepted."""
-
-    refused: Counter[str] = field(default_factory=Counter)
-    #: refused past the question who may send it: not a NotYourTurn, not "the game is over"
-    refused_by_topic: Counter[str] = field(default_factory=Counter)
-    accepted: Counter[str] = field(default_factory=Counter)
-    unparsed: int = 0
-    against_before: int = 0
-    messages: set[tuple[str, str]] = field(default_factory=set)
-
-    def add(self, other: Tally) -> None:
-        self.refused.update(other.refused)
-        self.refused_by_topic.update(other.refused_by_topic)
-        self.accepted.update(other.accepted)
-        self.unparsed += other.unparsed
-        self.against_before += other.against_before
-        self.messages |= other.messages
 
 
 def compare(state: MoneyMakerState, command: Command, tally: Tally) -> None:
@@ -104,11 +52,11 @@ def compare(state: MoneyMakerState, command: Command, tally: Tally) -> None:
     except InvalidCommand:
         tally.unparsed += 1
         return
-    expected = dry_run(state, move)
-    got = pure_check(state, move)
+    expected = dry_run(rules.apply, state, move)
+    got = pure_check(GAME, state, move)
     assert got == expected, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != dry run {expected}"
     if RULES_BEFORE is not None:
-        was = dry_run(state, move, RULES_BEFORE.apply)
+        was = dry_run(RULES_BEFORE.apply, state, move)
         assert got == was, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != before {was}"
         tally.against_before += 1
     if expected is None:

@@ -20,9 +20,7 @@ import copy
 import pickle
 import random
 import tempfile
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,7 @@ from companion.games.world_of_waste.state import WasteState, deck_count, free_id
 from companion.store import Store
 from companion.table import Room
 from tests import before
+from tests.check_comparison import Tally, dry_run, pure_check
 from tests.fuzzing import fuzz_settings
 from tests.world_of_waste.driver import RandomTable
 from tests.world_of_waste.helpers import new_table
@@ -48,56 +47,17 @@ GAME = get_game("world-of-waste")
 RULES_BEFORE = before.load("world_of_waste", "rules")
 HINTS_BEFORE = before.load("world_of_waste", "hints")
 
-Verdict = tuple[str, str, Any] | None
-
-
-def verdict_of(err: Exception) -> tuple[str, str, Any]:
-    return type(err).__name__, str(err), getattr(err, "rule", None)
-
-
-def dry_run(state: WasteState, move: Any, perform: Any = rules.perform) -> Verdict:
-    """The old check: the move made on a throw-away deep copy."""
-    try:
-        perform(copy.deepcopy(state), move)
-    except Exception as err:  # any escape is compared, not only refusals
-        return verdict_of(err)
-    return None
-
-
-def pure_check(state: WasteState, move: Any) -> Verdict:
-    before_bytes = pickle.dumps(state)
-    try:
-        GAME.check(state, move)
-    except Exception as err:
-        out: Verdict = verdict_of(err)
-    else:
-        out = None
-    assert pickle.dumps(state) == before_bytes, f"check changed the state ({move})"
-    return out
-
-
-@dataclass
-class Tally:
-    refused: Counter[str] = field(default_factory=Counter)
-    #: refused past the question who may send it now (not a NotYourTurn, not a phase)
-    refused_by_topic: Counter[str] = field(default_factory=Counter)
-    accepted: Counter[str] = field(default_factory=Counter)
-    messages: set[tuple[str, str]] = field(default_factory=set)
-    against_before: int = 0
-    unparsed: int = 0
-
-
 def compare(state: WasteState, command: Command, tally: Tally) -> None:
     try:
         move = GAME.parse(state, command)
     except InvalidCommand:
         tally.unparsed += 1
         return
-    expected = dry_run(state, move)
-    got = pure_check(state, move)
+    expected = dry_run(rules.perform, state, move)
+    got = pure_check(GAME, state, move)
     assert got == expected, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != dry run {expected}"
     if RULES_BEFORE is not None:
-        was = dry_run(state, move, RULES_BEFORE.perform)
+        was = dry_run(RULES_BEFORE.perform, state, move)
         assert got == was, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != before {was}"
         tally.against_before += 1
     if expected is None:

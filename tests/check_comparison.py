@@ -1,0 +1,65 @@
+"""What the tests of checking without copying (issue 16, item 4) share: a
+check's verdict, the old check (a dry run of the move on a deep copy), the
+new one (the game's own ``check``, which must leave the state byte for
+byte as it was) and the tally of what a comparison met, so that it can be
+shown not to be vacuous.  Used by ``tests/money_maker`` and
+``tests/world_of_waste``'s ``test_check_without_copy``."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: what a check gave: ``None`` (accepted), or the refusal's (class, message, rule)
+Verdict = tuple[str, str, Any] | None
+
+
+def verdict_of(err: Exception) -> tuple[str, str, Any]:
+    return type(err).__name__, str(err), getattr(err, "rule", None)
+
+
+def dry_run(make: Callable[[Any, Any], Any], state: Any, move: Any) -> Verdict:
+    """The old check: ``make`` (a game's apply) on a throw-away deep copy."""
+    try:
+        make(copy.deepcopy(state), move)
+    except Exception as err:  # any escape is compared, not only refusals
+        return verdict_of(err)
+    return None
+
+
+def pure_check(game: Any, state: Any, move: Any) -> Verdict:
+    """The new check, through the game's own ``check``; the state must not change."""
+    before = pickle.dumps(state)
+    try:
+        game.check(state, move)
+    except Exception as err:
+        out: Verdict = verdict_of(err)
+    else:
+        out = None
+    assert pickle.dumps(state) == before, f"check changed the state ({move})"
+    return out
+
+
+@dataclass
+class Tally:
+    """What the comparisons met: per move, how many were refused and accepted."""
+
+    refused: Counter[str] = field(default_factory=Counter)
+    #: refused past the question who may send it now (and, where the game says, the phase)
+    refused_by_topic: Counter[str] = field(default_factory=Counter)
+    accepted: Counter[str] = field(default_factory=Counter)
+    unparsed: int = 0
+    against_before: int = 0
+    messages: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, other: Tally) -> None:
+        self.refused.update(other.refused)
+        self.refused_by_topic.update(other.refused_by_topic)
+        self.accepted.update(other.accepted)
+        self.unparsed += other.unparsed
+        self.against_before += other.against_before
+        self.messages |= other.messages
