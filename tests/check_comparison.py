@@ -14,6 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.commands import Command
+from companion.errors import InvalidCommand
+
 #: what a check gave: ``None`` (accepted), or the refusal's (class, message, rule)
 Verdict = tuple[str, str, Any] | None
 
@@ -63,3 +66,33 @@ class Tally:
         self.unparsed += other.unparsed
         self.against_before += other.against_before
         self.messages |= other.messages
+
+
+def compare(game: Any, make: Callable[[Any, Any], Any], make_before: Callable[[Any, Any], Any] | None,
+            state: Any, command: Command, tally: Tally, *, general: Callable[[str], bool]) -> None:
+    """Judge ``command`` at ``state`` three ways: the game's pure check, the
+    dry run of today's ``make`` (its apply) and, where the code before the
+    change could be loaded, the dry run of that code's ``make_before``; all
+    must agree.  ``general(message)`` says a refusal is one every move meets
+    (the game is over, the wrong phase): those do not count as the move's own."""
+    try:
+        move = game.parse(state, command)
+    except InvalidCommand:
+        tally.unparsed += 1
+        return
+    said = f"{command.actor} {command.name} {dict(command.args)}"
+    expected = dry_run(make, state, move)
+    got = pure_check(game, state, move)
+    assert got == expected, f"{said}: pure {got} != dry run {expected}"
+    if make_before is not None:
+        was = dry_run(make_before, state, move)
+        assert got == was, f"{said}: pure {got} != before {was}"
+        tally.against_before += 1
+    if expected is None:
+        tally.accepted[command.name] += 1
+        return
+    assert expected[0] in ("IllegalMove", "NotYourTurn", "InvalidCommand"), f"not a refusal: {expected}"
+    tally.refused[command.name] += 1
+    if expected[0] != "NotYourTurn" and not general(expected[1]):
+        tally.refused_by_topic[command.name] += 1
+    tally.messages.add((command.name, "".join(c for c in expected[1] if not c.isdigit())))

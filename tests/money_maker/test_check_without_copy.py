@@ -29,13 +29,14 @@ from hypothesis import Phase, given
 from hypothesis import strategies as st
 
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.errors import InvalidCommand, Refusal
+from companion.errors import Refusal
 from companion.games.base import ActionHint
 from companion.games.money_maker import rules
 from companion.games.money_maker.moves import VOCABULARY
 from companion.games.money_maker.state import MoneyMakerState
 from tests import before
-from tests.check_comparison import Tally, dry_run, pure_check
+from tests import check_comparison as checks
+from tests.check_comparison import Tally
 from tests.fuzzing import fuzz_settings
 from tests.money_maker.helpers import GAME
 from tests.money_maker.player import proposals
@@ -46,27 +47,9 @@ RULES_BEFORE = before.load("money_maker", "rules")
 HINTS_BEFORE = before.load("money_maker", "hints")
 
 
-def compare(state: MoneyMakerState, command: Command, tally: Tally) -> None:
-    try:
-        move = GAME.parse(state, command)
-    except InvalidCommand:
-        tally.unparsed += 1
-        return
-    expected = dry_run(rules.apply, state, move)
-    got = pure_check(GAME, state, move)
-    assert got == expected, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != dry run {expected}"
-    if RULES_BEFORE is not None:
-        was = dry_run(RULES_BEFORE.apply, state, move)
-        assert got == was, f"{command.actor} {command.name} {dict(command.args)}: pure {got} != before {was}"
-        tally.against_before += 1
-    if expected is None:
-        tally.accepted[command.name] += 1
-    else:
-        assert expected[0] in ("IllegalMove", "NotYourTurn", "InvalidCommand"), f"not a refusal: {expected}"
-        tally.refused[command.name] += 1
-        if expected[0] != "NotYourTurn" and not expected[1].startswith("the game is over"):
-            tally.refused_by_topic[command.name] += 1
-        tally.messages.add((command.name, "".join(c for c in expected[1] if not c.isdigit())))
+def compare(state: Any, command: Command, tally: Tally) -> None:
+    checks.compare(GAME, rules.apply, RULES_BEFORE.apply if RULES_BEFORE is not None else None,
+                   state, command, tally, general=lambda message: message.startswith("the game is over"))
 
 
 # candidate commands ------------------------------------------------------------------------
