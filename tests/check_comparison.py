@@ -96,3 +96,16 @@ def compare(game: Any, make: Callable[[Any, Any], Any], make_before: Callable[[A
     if expected[0] != "NotYourTurn" and not general(expected[1]):
         tally.refused_by_topic[command.name] += 1
     tally.messages.add((command.name, "".join(c for c in expected[1] if not c.isdigit())))
+
+
+def same_pages(game: Any, hints_before: Callable[[Any, Any], Any] | None, state: Any, actors: list[Any]) -> None:
+    """Every actor's page of hints is what the hints before the change gave
+    (their buttons checked by a dry run each), and making them changed nothing."""
+    if hints_before is None:
+        return
+    for actor in actors:  # what is computed once and kept (a catalog's indexes) is computed now
+        game.actions(state, actor)
+    before = pickle.dumps(state)
+    for actor in actors:
+        assert [h.to_json() for h in game.actions(state, actor)] == [h.to_json() for h in hints_before(state, actor)]
+    assert pickle.dumps(state) == before

@@ -19,7 +19,6 @@ makes sure the comparison is not vacuous.
 from __future__ import annotations
 
 import copy
-import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -233,16 +232,7 @@ def after_a_new_rating(rng: random.Random, state: MoneyMakerState) -> MoneyMaker
 
 
 def same_pages(state: MoneyMakerState) -> None:
-    """Every actor's page of hints is what the hints before the change gave (their
-    buttons checked by a dry run each), and checking them changed nothing."""
-    if HINTS_BEFORE is None:
-        return
-    for actor in actors(state):  # what is computed once and kept (the catalog's indexes) is computed now
-        GAME.actions(state, actor)
-    before_bytes = pickle.dumps(state)
-    for actor in actors(state):
-        assert [h.to_json() for h in GAME.actions(state, actor)] == [h.to_json() for h in HINTS_BEFORE.hints(state, actor)]
-    assert pickle.dumps(state) == before_bytes
+    checks.same_pages(GAME, HINTS_BEFORE.hints if HINTS_BEFORE is not None else None, state, actors(state))
 
 
 # the comparisons -----------------------------------------------------------------------------

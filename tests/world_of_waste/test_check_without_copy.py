@@ -17,7 +17,6 @@ byte for byte as it was; the refusals are counted per move.
 from __future__ import annotations
 
 import copy
-import pickle
 import random
 import tempfile
 from collections.abc import Iterator
@@ -140,16 +139,7 @@ def candidates(rng: random.Random, state: WasteState) -> Iterator[Command]:
 
 
 def same_pages(state: WasteState) -> None:
-    """Every actor's page of hints is what the hints before the change gave (their
-    buttons checked by a dry run each), and checking them changed nothing."""
-    if HINTS_BEFORE is None:
-        return
-    for actor in actors(state):  # what is computed once and kept (the catalog's indexes) is computed now
-        GAME.actions(state, actor)
-    before_bytes = pickle.dumps(state)
-    for actor in actors(state):
-        assert [h.to_json() for h in GAME.actions(state, actor)] == [h.to_json() for h in HINTS_BEFORE.action_hints(state, actor)]
-    assert pickle.dumps(state) == before_bytes
+    checks.same_pages(GAME, HINTS_BEFORE.action_hints if HINTS_BEFORE is not None else None, state, actors(state))
 
 
 def with_few_cards_left(rng: random.Random, state: WasteState) -> WasteState:
