@@ -291,3 +291,10 @@ def test_the_comparison_meets_refusals_of_every_move() -> None:
     print(f"of them past the actor's check: {dict(sorted(tally.refused_by_topic.items()))}")
     print(f"accepted {sum(tally.accepted.values())}: {dict(sorted(tally.accepted.items()))}")
     print(f"different refusals (move, message without numbers): {len(tally.messages)}; unparsed commands: {tally.unparsed}")
+
+
+def test_every_move_of_the_vocabulary_has_its_check_and_its_move() -> None:
+    """A seat's move missing from the one table of checks and moves would
+    reach neither: the table and the vocabulary name the same moves."""
+    own = set(VOCABULARY) - {"draw", "roll", "close_auction", "deal", "withdraw_deal", "end", "correct", "grant"}
+    assert set(rules._SEAT_MOVES) == own

@@ -16,6 +16,8 @@ escape half-way through a move.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 from companion.commands import ActorKind
 from companion.corrections import CORRECTION_RULE
@@ -109,41 +111,32 @@ def check(state: MoneyMakerState, move: Move) -> None:
         _check_seat_move(state, seat, move)
 
 
+#: a seat's own moves: its check, the move (which runs that check first),
+#: and the move's arguments both take after the state and the seat.  One
+#: table for :func:`check` and :func:`apply`, so they cannot drift apart.
+_SEAT_MOVES: dict[str, tuple[Callable[..., Any], Callable[..., Any], tuple[str, ...]]] = {
+    "degrade": (check_degrade, degrade, ()),
+    "bid": (check_bid, do_bid, ("amount",)),
+    "pay": (check_pay, do_pay, ("payment",)),
+    "open_auction": (check_open_auction, do_open_auction, ("card",)),
+    "pay_off": (check_pay_off, do_pay_off, ("block", "payment")),
+    "buy": (check_buy, do_buy, ("market", "count", "payment")),
+    "sell": (check_sell, do_sell, ("market", "count")),
+    "produce": (check_produce, do_produce, ("card", "into")),
+    "end_trading": (check_end_trading, do_end_trading, ()),
+    "buy_action": (check_buy_action, do_buy_action, ("card", "payment")),
+    "play_action": (check_play_action, do_play_action, ("card",)),
+    "settle": (check_settle, settle, ("payment",)),
+    "pay_debt": (check_pay_debt, pay_debt, ("payment",)),
+    "redistribute": (check_redistribute, do_redistribute, ("placement",)),
+    "accept_deal": (check_accept_deal, do_accept_deal, ("offer",)),
+    "decline_deal": (check_decline_deal, do_decline_deal, ("offer",)),
+}
+
+
 def _check_seat_move(state: MoneyMakerState, seat: int, move: Move) -> None:
-    a = move.args
-    name = move.name
-    if name == "degrade":
-        check_degrade(state, seat)
-    elif name == "bid":
-        check_bid(state, seat, a["amount"])
-    elif name == "pay":
-        check_pay(state, seat, a["payment"])
-    elif name == "open_auction":
-        check_open_auction(state, seat, a["card"])
-    elif name == "pay_off":
-        check_pay_off(state, seat, a["block"], a["payment"])
-    elif name == "buy":
-        check_buy(state, seat, a["market"], a["count"], a["payment"])
-    elif name == "sell":
-        check_sell(state, seat, a["market"], a["count"])
-    elif name == "produce":
-        check_produce(state, seat, a["card"], a["into"])
-    elif name == "end_trading":
-        check_end_trading(state, seat)
-    elif name == "buy_action":
-        check_buy_action(state, seat, a["card"], a["payment"])
-    elif name == "play_action":
-        check_play_action(state, seat, a["card"])
-    elif name == "settle":
-        check_settle(state, seat, a["payment"])
-    elif name == "pay_debt":
-        check_pay_debt(state, seat, a["payment"])
-    elif name == "redistribute":
-        check_redistribute(state, seat, a["placement"])
-    elif name == "accept_deal":
-        check_accept_deal(state, seat, a["offer"])
-    elif name == "decline_deal":
-        check_decline_deal(state, seat, a["offer"])
+    check_move, _move, names = _SEAT_MOVES[move.name]
+    check_move(state, seat, *(move.args[n] for n in names))
 
 
 def check_and_apply(state: MoneyMakerState, move: Move, *, in_place: bool = False) -> Outcome[MoneyMakerState]:
@@ -267,40 +260,8 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
 
 
 def _apply_seat_move(state: MoneyMakerState, seat: int, move: Move, lines: list[Explanation]) -> None:
-    a = move.args
-    name = move.name
-    if name == "degrade":
-        degrade(state, seat, lines)
-    elif name == "bid":
-        do_bid(state, seat, a["amount"], lines)
-    elif name == "pay":
-        do_pay(state, seat, a["payment"], lines)
-    elif name == "open_auction":
-        do_open_auction(state, seat, a["card"], lines)
-    elif name == "pay_off":
-        do_pay_off(state, seat, a["block"], a["payment"], lines)
-    elif name == "buy":
-        do_buy(state, seat, a["market"], a["count"], a["payment"], lines)
-    elif name == "sell":
-        do_sell(state, seat, a["market"], a["count"], lines)
-    elif name == "produce":
-        do_produce(state, seat, a["card"], a["into"], lines)
-    elif name == "end_trading":
-        do_end_trading(state, seat, lines)
-    elif name == "buy_action":
-        do_buy_action(state, seat, a["card"], a["payment"], lines)
-    elif name == "play_action":
-        do_play_action(state, seat, a["card"], lines)
-    elif name == "settle":
-        settle(state, seat, a["payment"], lines)
-    elif name == "pay_debt":
-        pay_debt(state, seat, a["payment"], lines)
-    elif name == "redistribute":
-        do_redistribute(state, seat, a["placement"], lines)
-    elif name == "accept_deal":
-        do_accept_deal(state, seat, a["offer"], lines)
-    elif name == "decline_deal":
-        do_decline_deal(state, seat, a["offer"], lines)
+    _check, make_move, names = _SEAT_MOVES[move.name]
+    make_move(state, seat, *(move.args[n] for n in names), lines)
 
 
 def _in_run(state: MoneyMakerState, what: str) -> None:
