@@ -17,9 +17,9 @@ command's arguments, where the log keeps it.
 return it (or a new one) inside an :class:`Outcome`.  The table asks for both
 in one go, :meth:`Game.check_and_apply`, which copies the state once for a
 legal move; a game whose moves run their own checks before they change
-anything overrides it to run the move once, its check included.  A state that is costly to ``copy.deepcopy`` gives itself a
-``__deepcopy__`` that shares what never changes (the components) and copies
-the rest.
+anything overrides it to run the move once, its check included.  A state
+that is costly to ``copy.deepcopy`` gives itself a ``__deepcopy__`` that
+shares what never changes (the components) and copies the rest.
 """
 
 from __future__ import annotations

@@ -247,3 +247,7 @@ def test_a_relabelled_copy_named_again_is_found_where_the_relabelling_put_it() -
     compare(state, Command(CHANCE, "bonus", {"pile": 1, "cards": [first, second]}), tally)
     assert tally.refused["bonus"] == 1
     assert any("in the station of" in message for _, message in tally.messages)
+
+
+def test_every_command_has_its_check_and_its_move() -> None:
+    assert set(rules.MOVES) == set(COMMANDS)

@@ -9,7 +9,9 @@ check before it changes anything, so the two cannot drift apart: :func:`check`
 copies no state, and a phone's hints check every button this way.
 
 A submitted move is checked and made in one run (:func:`check_and_apply`),
-on a copy: the safety net should a refusal ever escape half-way.
+on a copy: the table keeps the new state only once its log entry is
+committed (a refused write leaves the table as it was), and a refusal that
+ever escaped half-way would leave the old state whole.
 """
 
 from __future__ import annotations
@@ -31,48 +33,35 @@ from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import WasteState
 from companion.rules import Explanation
 
-HANDLERS: dict[str, Callable[[WasteState, Move], list[Explanation]]] = {
-    "deal": draft.deal,
-    "pick": draft.pick,
-    "bonus": bonus_piles.bonus,
-    "offer": auction.offer,
-    "choose": auction.choose,
-    "reveal": bonus_piles.reveal,
-    "recycle": recyclers.recycle,
-    "draw": recyclers.draw,
-    "sort": station.sort,
-    "station": station.station,
-    "boss": rounds.boss,
-    "correct": corrections.correct,
-    "end": rounds.end,
-}
-
-CHECKS: dict[str, Callable[[WasteState, Move], object]] = {
-    "deal": draft.check_deal,
-    "pick": draft.check_pick,
-    "bonus": bonus_piles.check_bonus,
-    "offer": auction.check_offer,
-    "choose": auction.check_choose,
-    "reveal": bonus_piles.check_reveal,
-    "recycle": recyclers.check_recycle,
-    "draw": recyclers.check_draw,
-    "sort": station.check_sort,
-    "station": station.check_station,
-    "boss": rounds.check_boss,
-    "correct": corrections.check_correct,
-    "end": rounds.check_end,
+#: each move: its check (reads the state, raises the refusal) and the move
+#: itself (which runs that check first, then changes the state).  One table,
+#: so a move never goes without its check.
+MOVES: dict[str, tuple[Callable[[WasteState, Move], object], Callable[[WasteState, Move], list[Explanation]]]] = {
+    "deal": (draft.check_deal, draft.deal),
+    "pick": (draft.check_pick, draft.pick),
+    "bonus": (bonus_piles.check_bonus, bonus_piles.bonus),
+    "offer": (auction.check_offer, auction.offer),
+    "choose": (auction.check_choose, auction.choose),
+    "reveal": (bonus_piles.check_reveal, bonus_piles.reveal),
+    "recycle": (recyclers.check_recycle, recyclers.recycle),
+    "draw": (recyclers.check_draw, recyclers.draw),
+    "sort": (station.check_sort, station.sort),
+    "station": (station.check_station, station.station),
+    "boss": (rounds.check_boss, rounds.boss),
+    "correct": (corrections.check_correct, corrections.correct),
+    "end": (rounds.check_end, rounds.end),
 }
 
 
 def perform(state: WasteState, move: Move) -> list[Explanation]:
     """Check and make the move on ``state`` (mutates; a refusal escapes)."""
-    return HANDLERS[move.name](state, move)
+    return MOVES[move.name][1](state, move)
 
 
 def check(state: WasteState, move: Move) -> None:
     """Raise the refusal the move would meet now; ``state`` is neither
     changed nor copied."""
-    CHECKS[move.name](state, move)
+    MOVES[move.name][0](state, move)
 
 
 def apply(state: WasteState, move: Move) -> Outcome[WasteState]:
