@@ -1,17 +1,17 @@
 """Giving memory back to the system when a table leaves it.
 
-A table that leaves memory (finished long enough ago, or resting) frees its
-objects, but CPython's allocator and glibc's ``malloc`` keep the freed
+A finished table that leaves memory (``Room``, past the ``keep_finished``
+most recent) frees its objects, but CPython's allocator and glibc's ``malloc`` keep the freed
 pages for reuse, and with a thread per connection glibc spreads them over
 several arenas: over an evening of games the process's resident size
 creeps up by the fragments left behind.  :func:`give_back` asks glibc to
 return its free pages (``malloc_trim``), and is called when a table
 leaves memory, not per request.
 
-Measured by the soak benchmark (benchmarks/soak.py, 200 games through
-HTTP): RSS from game 10 to game 200 grew +16 MB without it and +9 to +11 MB
-with it, and +13 MB by game 600; each call took 0.7 ms (median, 1.0 ms
-p95).  A full ``gc.collect()`` before it gained little more and took
+Measured by the soak benchmark (benchmarks/soak.py, games through HTTP):
+RSS from game 10 to game 200 grew +16 MB without it and +9 to +11.4 MB with
+it, and +13 to +17 MB by game 600 (docs/benchmarks.md, *A long evening*);
+each call took 0.7 ms (median, 1.0 ms p95).  A full ``gc.collect()`` before it gained little more and took
 18 ms, so the tables' cycles are left to the collector's own schedule.
 Where the C library is not glibc (musl, macOS) it does nothing.
 """

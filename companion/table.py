@@ -630,7 +630,7 @@ class Room:
         for table in leaving:
             table.put_away(wait=False)  # its final move kept one already; never wait here
         if leaving:
-            del leaving, table
+            del leaving, table  # the last references: the tables are freed now, before the pages go back
             give_back()  # what the tables that left held (and what earlier ones freed)
 
     def put_away(self) -> None:
