@@ -21,6 +21,7 @@ from companion.table import Room
 from web.addresses import Addresses
 from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
 from web.live import LiveState, Wakers
+from web.memo import PageEnvironment
 
 #: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
 DEFAULT_SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
@@ -86,6 +87,7 @@ def secret_key_for(db_path: Path) -> str:
 def create_app(config: WebConfig | None = None) -> Flask:
     cfg = config or WebConfig()
     app = Flask(__name__)
+    app.jinja_environment = PageEnvironment  # plain globals: web/memo.py
     if cfg.room is not None:
         room = cfg.room
         db_path = room.store.path

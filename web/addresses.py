@@ -24,6 +24,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 #: the WSGI environ key ``companion serve`` fills with the connection's local IP
@@ -57,22 +58,27 @@ def mdns_name(hostname: str | None = None, resolve: Callable[[str, None], Any] =
     return name
 
 
+@lru_cache(maxsize=256)
+def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as an IP address, or None for a name.  Remembered: every live
+    page asks at every state (parsing one costs ~10 µs); the cache is
+    bounded, as the ``Host`` headers of clients may be anything."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
 def is_loopback(host: str) -> bool:
     host = host.strip("[]").lower()
     if host in ("localhost", "localhost.localdomain", "ip6-localhost"):
         return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    found = _ip(host)
+    return found is not None and found.is_loopback
 
 
 def is_ip(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return True
+    return _ip(host) is not None
 
 
 def split_host(host_header: str, default_port: int) -> tuple[str, int]:
@@ -144,7 +150,7 @@ class Addresses:
         if host and is_ip(host) and not is_loopback(host):
             return _url(host, port, scheme)
         local = str(environ.get(LOCAL_ADDR) or "")
-        if local and not is_loopback(local) and not (is_ip(local) and ipaddress.ip_address(local).is_unspecified):
+        if local and not is_loopback(local) and not ((found := _ip(local)) is not None and found.is_unspecified):
             return _url(local, port, scheme)
         if host and not is_loopback(host):
             return _url(host, port, scheme)  # a name, and no connection address known (tests, proxies)

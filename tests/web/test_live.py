@@ -382,6 +382,59 @@ def test_remembered_addresses_are_the_ones_url_for_builds(app: Flask) -> None:
         assert url_for("screen.rule", seed="004", section="Raw Materials", quote="a & b") == "/under" + first
 
 
+
+def test_the_pages_own_code_builds_its_links_through_the_same_memory(app: Flask) -> None:
+    """``flask.url_for`` in the pages' code (it passes ``_anchor``,
+    ``_method``, ``_scheme`` and ``_external`` unset) is remembered as the
+    templates' is; a set ``_anchor`` or ``_external`` is still built."""
+    import flask
+
+    known = app.jinja_env.globals["url_for"].cache  # type: ignore[attr-defined]
+    with app.test_request_context("/"):
+        first = flask.url_for("seat.seat_page", table_id="t-1", seat=2)
+        hits = known.hits
+        assert flask.url_for("seat.seat_page", table_id="t-1", seat=2) == first == "/s/t-1/2"
+        assert known.hits == hits + 1
+        assert flask.url_for("seat.seat_page", table_id="t-1", seat=2, _anchor="x") == first + "#x"
+        assert flask.url_for("seat.seat_page", table_id="t-1", seat=2, _external=True).startswith("http://")
+        assert flask.url_for("seat.seat_page", table_id="t-1", seat=3) == "/s/t-1/3"
+        assert flask.url_for("seat.seat_page", table_id="t-1", seat=True) != first  # True is not seat 1's key
+    assert known.hits == hits + 1
+
+
+def test_templates_hold_the_app_s_globals_in_a_plain_dict(app: Flask) -> None:
+    """``web.memo.PageEnvironment``: no ``ChainMap`` walked at every render,
+    and every global ``create_app`` sets is there."""
+    template = app.jinja_env.get_template("seat_live.html")
+    assert type(template.globals) is dict
+    assert template.globals["url_for"] is app.jinja_env.globals["url_for"]
+    assert template.globals["board_key"] is app.jinja_env.globals["board_key"]
+    assert set(app.jinja_env.globals) <= set(template.globals)
+
+
+def test_digests_tell_apart_what_draws_differently_and_skip_what_cannot_be_written() -> None:
+    from web.memo import _digest
+
+    keys = {_digest("k", {"a": v}) for v in (1, True, 1.0, "1", [1], (1,), None)}
+    assert len(keys) == 7 and "" not in keys
+    assert _digest("k", {"a": 1, "b": [2, {"c": 3}]}) == _digest("k", {"a": 1, "b": [2, {"c": 3}]})
+    assert _digest("k", {"a": lambda: 1}) == ""  # no memo rather than a guess
+
+
+@pytest.mark.parametrize(("data", "lines"), [
+    ("", [""]), ("one", ["one"]), ("one\n", ["one"]), ("one\ntwo", ["one", "two"]),
+    ("a\r\nb\rc\nd", ["a", "b", "c", "d"]), ("a\n\nb\n\n", ["a", "", "b", ""]),
+    ("keeps\u2028this", ["keeps\u2028this"]),
+])
+def test_an_event_puts_every_line_behind_its_own_data_field(data: str, lines: list[str]) -> None:
+    """Lines split where the event stream splits them (CR, LF, CRLF), and a
+    last line break starts no empty line."""
+    from web.common import sse_event
+
+    assert sse_event("view", data, 7) == "event: view\nid: 7\n" + "".join(f"data: {x}\n" for x in lines) + "\n"
+    assert sse_event("goto", data) == "event: goto\n" + "".join(f"data: {x}\n" for x in lines) + "\n"
+
+
 # drawn once: log entries and action forms ------------------------------------------------------
 def test_forms_and_log_entries_drawn_at_one_state_serve_the_next_with_its_own_numbers(
         app: Flask, host: FlaskClient) -> None:
