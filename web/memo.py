@@ -212,7 +212,7 @@ def memo_url_for(url_for: Callable[..., str]) -> Callable[..., str]:
 class PageEnvironment(Environment):
     """Flask's template environment, whose templates hold their globals in a
     plain dict (a copy of the environment's as the template loads) instead
-    of a ``ChainMap`` over them.  Every globals of the dashboard are set in
+    of a ``ChainMap`` over them.  Every global of the dashboard is set in
     ``create_app``, before the first template loads; a global added later
     would not reach templates already loaded, and under test a page that
     reads it fails loudly (``StrictUndefined``)."""
