@@ -165,9 +165,14 @@ VARIANTS = [
             "never show a new state", REPO,
             lambda port: [sys.executable, "-m", "benchmarks.live_server", "no-render", "--port", str(port)],
             [REPO]),
+    Variant("data-views", "this code under `companion serve` with each live view sent as the data a browser would "
+            "draw from (its projection and hints, as JSON, only what changed since the view's last state) "
+            "instead of HTML: the server's part of the browser drawing the pages; CPU only", REPO,
+            lambda port: [sys.executable, "-m", "benchmarks.live_server", "data-views", "--port", str(port)],
+            [REPO]),
 ]
 #: the measures each variant takes (the rest take all)
-ONLY_MEASURES = {"no-render": ("cpu0", "cpu8")}
+ONLY_MEASURES = {"no-render": ("cpu0", "cpu8"), "data-views": ("cpu0", "cpu8")}
 
 
 class Server:
@@ -404,6 +409,42 @@ def per_action(variant: Variant, clients: int, actions: int, rate: float) -> dic
         server.stop()
 
 
+def bare_request(variant: Variant, requests: int, rate: float = 50.0) -> dict[str, Any]:
+    """Server CPU per bare request (``GET /healthz``, which only counts the
+    tables), each on a new connection as the host's actions are, with no
+    live page open: what the serving stack itself (server, Flask, the
+    session, the access log) costs any request before the app does anything."""
+    server = Server(variant)
+    try:
+        pid = server.proc.pid
+
+        def one() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            try:
+                conn.request("GET", "/healthz")
+                conn.getresponse().read()
+            finally:
+                conn.close()
+
+        for _ in range(20):
+            one()
+        time.sleep(1.0)
+        idle0 = cpu_seconds(pid)
+        time.sleep(IDLE_WINDOW_S)
+        idle_rate = (cpu_seconds(pid) - idle0) / IDLE_WINDOW_S
+        cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+        for n in range(requests):
+            pause = t0 + n / rate - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            one()
+        time.sleep(0.5)
+        cpu1, t1 = cpu_seconds(pid), time.perf_counter()
+        return {"requests": requests, "cpu_ms": ((cpu1 - cpu0) - idle_rate * (t1 - t0)) * 1000 / requests}
+    finally:
+        server.stop()
+
+
 def release(variant: Variant, tries: int = 3) -> dict[str, Any]:
     """How long a closed stream keeps its thread (and its descriptor): the
     time until the server is back to its idle threads and descriptors."""
@@ -578,6 +619,8 @@ def report(results: dict[str, dict[str, Any]], skipped: dict[str, str], load_not
         cells.append(pi(after) if pi and after else "")
         rows.append(cells)
 
+    row("server CPU per bare request, GET /healthz on a new connection (ms, CPU time)", "bare",
+        lambda r: f"{r['cpu_ms']:.2f}", "", None, lambda r: budget(r["cpu_ms"]))
     row("server CPU per action, no live page open (ms, CPU time)", "cpu0", lambda r: f"{r['cpu_ms']:.1f}",
         "", None, lambda r: budget(r["cpu_ms"]))
     row("server CPU per action, TV + 6 phones + host (ms, CPU time)", "cpu8", lambda r: f"{r['cpu_ms']:.1f}",
@@ -645,7 +688,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.live")
     parser.add_argument("--quick", action="store_true", help="small counts, for development")
     parser.add_argument("--only", default="", help="comma-separated variants (default: all)")
-    parser.add_argument("--measures", default="cpu0,cpu8,live60,release,storm,load60", help="comma-separated measures")
+    parser.add_argument("--measures", default="bare,cpu0,cpu8,live60,release,storm,load60",
+                        help="comma-separated measures")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--report-only", action="store_true",
                         help=f"write the section again from the last run's results ({RESULTS})")
@@ -675,6 +719,7 @@ def main(argv: list[str]) -> int:
             continue
         r: dict[str, Any] = {}
         runs: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("bare", functools.partial(bare_request, v, 100 if args.quick else 400)),
             ("cpu0", functools.partial(per_action, v, 0, cpu_actions, 4.0)),
             ("cpu8", functools.partial(per_action, v, 8, cpu_actions, 4.0)),
             ("live60", functools.partial(per_action, v, 12 if args.quick else 60, actions, 4.0)),
