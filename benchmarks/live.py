@@ -628,7 +628,8 @@ def report(results: dict[str, dict[str, Any]], skipped: dict[str, str], load_not
     row("8 clients: view arrives after the action, p50 / p95 (ms)", "cpu8",
         lambda r: f"{r['p50']:.1f} / {r['p95']:.1f}" if r["p95"] == r["p95"] else "-", "", None,
         lambda r: budget(r["p95"]))
-    row("8 clients: bytes on the wire per view and client (KB)", "cpu8", lambda r: f"{r['kb_per_view']:.1f}")
+    row("8 clients: bytes on the wire per view and client (KB)", "cpu8",
+        lambda r: f"{r['kb_per_view']:.2f}" if r["kb_per_view"] < 1 else f"{r['kb_per_view']:.1f}")
     row("60 clients: view arrives after the action, p50 / p95 (ms)", "live60",
         lambda r: f"{r['p50']:.1f} / {r['p95']:.1f}", f"p95 ≤ {GOAL_P95_MS:g} ms",
         lambda r: r["p95"] <= GOAL_P95_MS and r["missed"] == 0, lambda r: budget(r["p95"]))
