@@ -18,11 +18,13 @@ from companion.games.world_of_waste.citations import (
     LEFTOVER_RULE,
     RECYCLER_RULE,
 )
-from companion.games.world_of_waste.components import Catalog, count_of
+from companion.games.world_of_waste.components import Catalog
 from companion.games.world_of_waste.deck import find_in, take_from
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState
 from companion.games.world_of_waste.turns import actor_seat, need_phase
+from companion.games.world_of_waste.words import cards as n_cards
+from companion.games.world_of_waste.words import comma_list, says
 from companion.rules import Citation, Explanation, say
 
 
@@ -68,14 +70,14 @@ def check_offer(state: WasteState, move: Move) -> int:
     seat = actor_seat(state, move, chance=False, host=False, rule=AUCTION_RULE)
     hand = list(state.hands[seat])  # the cards offered so far leave this copy, not the hand
     for ref in move.cards:
-        hand.remove(find_in(state, hand, ref, "your hand from this round", AUCTION_RULE))
+        hand.remove(find_in(state, hand, ref, says("your_hand_this_round"), AUCTION_RULE))
     return seat
 
 
 def offer(state: WasteState, move: Move) -> list[Explanation]:
     seat = check_offer(state, move)
     hand = state.hands[seat]
-    cards = [take_from(state, hand, ref, "your hand from this round", AUCTION_RULE) for ref in move.cards]
+    cards = [take_from(state, hand, ref, says("your_hand_this_round"), AUCTION_RULE) for ref in move.cards]
     hand.extend(cards)  # offered cards stay in the hand until the auction is decided
     again = state.offers[seat] is not None
     state.offers[seat] = cards
@@ -84,14 +86,14 @@ def offer(state: WasteState, move: Move) -> list[Explanation]:
     value = sum(cat.hammer_of(c) for c in cards)
     lines = [
         say(
-            f"{name} {'changes the offer to' if again else 'offers'} {count_of(len(cards), 'card')}: "
-            f"{cat.labels(cards)} (auction value {value})",
+            says("offer_changed" if again else "offer_made", seat=name, cards=n_cards(len(cards)),
+                 labels=cat.labels(cards), value=value),
             AUCTION_RULE,
             audience=[seat],
         ),
     ]
     if not again:  # a change is the seat's secret: the table saw only the first commitment
-        lines.append(say(f"{name} has committed an offer", AUCTION_RULE))
+        lines.append(say(says("offer_committed", seat=name), AUCTION_RULE))
     if all(o is not None for o in state.offers):
         lines += reveal_auction(state)
     return lines
@@ -101,20 +103,24 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
     cat = state.catalog
     offers = [o or [] for o in state.offers]
     state.revealed = True
-    lines = [say("3, 2, 1, WASTE! The offers are shown together:", AUCTION_RULE)]
+    lines = [say(says("offers_shown"), AUCTION_RULE)]
     for s in range(state.seats):
         o = offers[s]
         value = sum(cat.hammer_of(c) for c in o)
-        lines.append(say(f"{state.names[s]} offers {count_of(len(o), 'card')}: {cat.labels(o)} (auction value {value})", AUCTION_RULE))
+        lines.append(
+            say(says("offer_made", seat=state.names[s], cards=n_cards(len(o)), labels=cat.labels(o), value=value),
+                AUCTION_RULE)
+        )
     places = auction_order(offers, state.boss, cat)
     winners = places[: state.seats - 1]
     for i, place in enumerate(places):
         why = {
-            "boss": ("wins the tie as the boss", AUCTION_BOSS_RULE),
-            "auction value": ("wins the tie with the higher auction value", AUCTION_VALUE_RULE),
-            "left of the boss": ("wins the tie as closest to the left of the boss", AUCTION_LEFT_RULE),
+            "boss": (says("tie_boss"), AUCTION_BOSS_RULE),
+            "auction value": (says("tie_auction_value"), AUCTION_VALUE_RULE),
+            "left of the boss": (says("tie_left_of_boss"), AUCTION_LEFT_RULE),
         }.get(place.reason)
-        text = f"{i + 1}. {state.names[place.seat]} with {count_of(place.count, 'card')}, value {place.value}"
+        text = says("auction_place", place=i + 1, seat=state.names[place.seat], cards=n_cards(place.count),
+                    value=place.value)
         cites: list[Citation] = [AUCTION_ORDER_RULE]
         if why is not None:
             note = why[0]
@@ -124,16 +130,16 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
                      if not cat.type(cat.kind_of(c)).hammer.verified}
                 )
                 if guessed:
-                    note += f"; unverified auction values used: {', '.join(guessed)}"
-            text += f" ({note})"
+                    note += says("tie_unverified_values", names=comma_list(guessed))
+            text += says("auction_place_note", note=note)
             cites.append(why[1])
         lines.append(say(text, *cites))
     for s in range(state.seats):
         if not offers[s]:
-            lines.append(say(f"{state.names[s]} offered no card and gets no bonus pile", AUCTION_MIN_RULE))
+            lines.append(say(says("offered_nothing", seat=state.names[s]), AUCTION_MIN_RULE))
     for place in places[state.seats - 1 :]:
         lines.append(
-            say(f"{state.names[place.seat]} gets no bonus pile and keeps the offered cards", AUCTION_PAY_RULE)
+            say(says("no_pile_keeps_offer", seat=state.names[place.seat]), AUCTION_PAY_RULE)
         )
     for place in winners:
         for c in offers[place.seat]:
@@ -141,7 +147,7 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
             state.incineration.append(c)
         lines.append(
             say(
-                f"{state.names[place.seat]} pays {count_of(place.count, 'card')} into the incineration pile",
+                says("pays_offer", seat=state.names[place.seat], cards=n_cards(place.count)),
                 AUCTION_PAY_RULE,
             )
         )
@@ -170,14 +176,14 @@ def after_choice(state: WasteState) -> list[Explanation]:
                 state.unseen += 1
             lines.append(
                 say(
-                    f"Bonus pile {i + 1} is left over: {shown} and the face-down card (unseen) go to the incineration pile",
+                    says("pile_left_over", pile=i + 1, cards=shown),
                     LEFTOVER_RULE,
                 )
             )
     state.phase = Phase.PLAY
     lines.append(
         say(
-            "Now record the face-down card of each bonus pile taken, play every Recycler, and sort your hand into your station.",
+            says("now_play"),
             RECYCLER_RULE,
         )
     )
@@ -191,12 +197,12 @@ def give_pile(state: WasteState, seat: int, index: int, *, forced: bool) -> list
     pile.face_up = []
     state.face_down_due[seat].append(index)
     state.chosen += 1
-    how = "gets the last bonus pile" if forced else "takes bonus pile"
     cat = state.catalog
     shown = [c for c in state.hands[seat][-2:]]
     return [
         say(
-            f"{state.names[seat]} {how} {index + 1}: {cat.labels(shown)} and one face-down card",
+            says("gets_last_pile" if forced else "takes_pile", seat=state.names[seat], pile=index + 1,
+                 cards=cat.labels(shown)),
             AUCTION_ORDER_RULE,
         )
     ]
@@ -209,14 +215,12 @@ def check_choose(state: WasteState, move: Move) -> int:
     chooser = state.choosers[state.chosen]
     if seat != chooser:
         if seat not in state.choosers:
-            raise NotYourTurn(
-                f"{state.names[seat]} won no bonus pile in this auction", AUCTION_ORDER_RULE
-            )
-        raise NotYourTurn(f"{state.names[chooser]} chooses first", AUCTION_ORDER_RULE)
+            raise NotYourTurn(says("won_no_pile", seat=state.names[seat]), AUCTION_ORDER_RULE)
+        raise NotYourTurn(says("chooses_first", seat=state.names[chooser]), AUCTION_ORDER_RULE)
     assert move.pile is not None
     if state.piles[move.pile].taken_by is not None:
         raise IllegalMove(
-            f"bonus pile {move.pile + 1} was taken by {state.names[state.piles[move.pile].taken_by or 0]}",
+            says("pile_taken", pile=move.pile + 1, seat=state.names[state.piles[move.pile].taken_by or 0]),
             AUCTION_ORDER_RULE,
         )
     return seat

@@ -6,7 +6,6 @@ from __future__ import annotations
 from companion.commands import ActorKind
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.world_of_waste.citations import AUCTION_RULE, MARKET_RULE
-from companion.games.world_of_waste.components import count_of
 from companion.games.world_of_waste.deck import (
     Taken,
     check_take_all_from_deck,
@@ -15,6 +14,7 @@ from companion.games.world_of_waste.deck import (
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState
 from companion.games.world_of_waste.turns import need_phase, one_seat
+from companion.games.world_of_waste.words import face_up_cards, is_are, says
 from companion.rules import Explanation, say
 
 
@@ -23,18 +23,17 @@ def check_bonus(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
     pile's index and the cards."""
     need_phase(state, move, Phase.MARKET)
     if move.actor.kind is ActorKind.SEAT:
-        raise NotYourTurn("the bonus piles are laid out by the table: chance (the camera) or the host records them", MARKET_RULE)
+        raise NotYourTurn(says("piles_by_the_table"), MARKET_RULE)
     index = move.pile
     if index is None:
         index = next((i for i, p in enumerate(state.piles) if len(p.face_up) < 2), 0)
     pile = state.piles[index]
     if len(pile.face_up) + len(move.cards) > 2:
         raise IllegalMove(
-            f"bonus pile {index + 1} has two cards face up and one face down; "
-            f"{count_of(len(pile.face_up), 'face-up card')} of it {'is' if len(pile.face_up) == 1 else 'are'} recorded already",
+            says("pile_full", pile=index + 1, cards=face_up_cards(len(pile.face_up)), is_are=is_are(len(pile.face_up))),
             MARKET_RULE,
         )
-    return index, check_take_all_from_deck(state, move.cards, f"face up in bonus pile {index + 1}", MARKET_RULE)
+    return index, check_take_all_from_deck(state, move.cards, says("where_bonus_pile", pile=index + 1), MARKET_RULE)
 
 
 def bonus(state: WasteState, move: Move) -> list[Explanation]:
@@ -42,12 +41,12 @@ def bonus(state: WasteState, move: Move) -> list[Explanation]:
     pile = state.piles[index]
     place_from_deck(state, taken, pile.face_up)
     cat = state.catalog
-    lines = [say(f"Bonus pile {index + 1} shows {cat.labels(pile.face_up)} face up, and one card face down", MARKET_RULE)]
+    lines = [say(says("pile_shows", pile=index + 1, cards=cat.labels(pile.face_up)), MARKET_RULE)]
     if all(len(p.face_up) == 2 for p in state.piles):
         state.phase = Phase.AUCTION
         lines.append(
             say(
-                "Auction: every seat secretly offers cards from this round's hand. The offers are shown together when all are in.",
+                says("auction_begins"),
                 AUCTION_RULE,
             )
         )
@@ -60,7 +59,7 @@ def check_reveal(state: WasteState, move: Move) -> tuple[int, Taken]:
     need_phase(state, move, Phase.PLAY)
     seat = one_seat(state, move, [s for s in range(state.seats) if state.face_down_due[s]], MARKET_RULE)
     if not state.face_down_due[seat]:
-        raise IllegalMove(f"{state.names[seat]} has no face-down bonus card to record", MARKET_RULE)
+        raise IllegalMove(says("no_face_down_due", seat=state.names[seat]), MARKET_RULE)
     assert move.card is not None
     [taken] = check_take_all_from_deck(state, [move.card], "", MARKET_RULE, set_aside=True)
     return seat, taken
@@ -76,6 +75,7 @@ def reveal(state: WasteState, move: Move) -> list[Explanation]:
     state.face_down_due[seat].pop(0)
     state.hands[seat].append(card)
     return [
-        say(f"{state.names[seat]}'s face-down card from bonus pile {index + 1} is {state.catalog.label(card)}", MARKET_RULE, audience=[seat]),
-        say(f"{state.names[seat]} has recorded the face-down card of bonus pile {index + 1}", MARKET_RULE),
+        say(says("face_down_is", seat=state.names[seat], pile=index + 1, card=state.catalog.label(card)), MARKET_RULE,
+            audience=[seat]),
+        say(says("face_down_recorded", seat=state.names[seat], pile=index + 1), MARKET_RULE),
     ]

@@ -19,6 +19,7 @@ from companion.games.world_of_waste.state import (
     hand_size,
     waiting_for,
 )
+from companion.games.world_of_waste.words import says
 
 
 def _sample(state: WasteState, count: int, rng: random.Random | None) -> list[str]:
@@ -34,7 +35,7 @@ def deal_command(state: WasteState, rng: random.Random | None = None) -> Command
             missing = hand_size(state.seats) - len(state.dealt[s])
             if missing:
                 return Command(CHANCE, "deal", {"seat": s, "cards": _sample(state, missing, rng)}, None, "software")
-    raise IllegalMove(f"no cards are dealt now ({waiting_for(state)})", DEAL_RULE)
+    raise IllegalMove(says("no_deal_now", waiting=waiting_for(state)), DEAL_RULE)
 
 
 def bonus_command(state: WasteState, rng: random.Random | None = None) -> Command:
@@ -44,7 +45,7 @@ def bonus_command(state: WasteState, rng: random.Random | None = None) -> Comman
             if len(p.face_up) < 2:
                 cards = _sample(state, 2 - len(p.face_up), rng)
                 return Command(CHANCE, "bonus", {"pile": i + 1, "cards": cards}, None, "software")
-    raise IllegalMove(f"no bonus pile is laid out now ({waiting_for(state)})", MARKET_RULE)
+    raise IllegalMove(says("no_bonus_now", waiting=waiting_for(state)), MARKET_RULE)
 
 
 def reveal_command(state: WasteState, rng: random.Random | None = None) -> Command:
@@ -55,7 +56,7 @@ def reveal_command(state: WasteState, rng: random.Random | None = None) -> Comma
                 rng = rng or random.SystemRandom()
                 free = sorted(free_ids(state), key=state.catalog.sort_key)
                 return Command(CHANCE, "reveal", {"seat": s, "card": rng.choice(free)}, None, "software")
-    raise IllegalMove(f"no face-down card is waiting ({waiting_for(state)})", MARKET_RULE)
+    raise IllegalMove(says("no_face_down_now", waiting=waiting_for(state)), MARKET_RULE)
 
 
 def draw_command(state: WasteState, rng: random.Random | None = None) -> Command:
@@ -65,4 +66,4 @@ def draw_command(state: WasteState, rng: random.Random | None = None) -> Command
             if state.drawing[s]:
                 cards = _sample(state, state.drawing[s], rng)
                 return Command(CHANCE, "draw", {"seat": s, "cards": cards}, None, "software")
-    raise IllegalMove(f"no Recycler is drawing ({waiting_for(state)})", RECYCLER_DRAW_RULE)
+    raise IllegalMove(says("no_draw_now", waiting=waiting_for(state)), RECYCLER_DRAW_RULE)

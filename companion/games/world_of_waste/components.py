@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from companion.games.world_of_waste.words import comma_list, says
+
 #: the card types the rules name, in the order a station is laid out
 TYPE_KEYS: tuple[str, ...] = (
     "food",
@@ -33,11 +35,6 @@ RECYCLER = "recycler"
 PAPER_RUN = 8  # "Eight Paper is worth 25 points, which is maximum" (seed 001, Paper)
 _ID = re.compile(r"^([A-Za-z0-9]+)-(\d+)$")
 _CODE = re.compile(r"^[A-Z0-9]{1,8}$")
-
-
-def count_of(n: int, word: str, plural: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 cards`` (``plural`` for irregular words)."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 @dataclass(frozen=True)
@@ -141,44 +138,41 @@ class Catalog:
         return (TYPE_KEYS.index(self.kind_of(card_id)), self.copy_of(card_id))
 
     def label(self, card_id: str) -> str:
-        return f"{self.name_of(card_id)} ({card_id})"
+        return says("card_label", name=self.name_of(card_id), card=card_id)
 
     def labels(self, card_ids: Iterable[str]) -> str:
         ids = sorted(card_ids, key=self.sort_key)
-        return ", ".join(self.label(i) for i in ids) if ids else "no cards"
+        return comma_list(self.label(i) for i in ids) if ids else says("no_cards")
 
     def parse_ref(self, text: Any) -> CardRef:
         """A card id (``PAP-3``, case-insensitive) or a type's key, name or code
         (``paper``, ``Paper``, ``PAP``).  Raises :class:`UnknownCard`."""
         if not isinstance(text, str) or not text.strip():
-            raise UnknownCard(f"a card is named by its id (like 'PAP-3') or its type, not {text!r}")
+            raise UnknownCard(says("card_named_by", text=text))
         raw = text.strip()
         m = _ID.match(raw)
         if m is not None:
             t = self.by_code(m.group(1))
             if t is None:
-                raise UnknownCard(f"unknown card {raw!r}: no card type has the code {m.group(1).upper()!r} ({self.codes_text()})")
+                raise UnknownCard(says("unknown_code", raw=raw, code=m.group(1).upper(), codes=self.codes_text()))
             digits = m.group(2)
             copy = int(digits) if digits.isascii() and len(digits) <= 6 else 0  # int() refuses 5000 digits
             if not 1 <= copy <= t.copies.value:
-                raise UnknownCard(
-                    f"unknown card {raw!r}: this edition's deck has {t.copies.value} {t.name} "
-                    f"({t.code}-1..{t.code}-{t.copies.value})"
-                )
+                raise UnknownCard(says("unknown_copy", raw=raw, copies=t.copies.value, name=t.name, code=t.code))
             return CardRef(t.key, copy)
         wanted = _norm(raw)
         for t in self.types:
             if wanted in (_norm(t.key), _norm(t.name), _norm(t.code)) or wanted == _norm(t.name).rstrip("s"):
                 return CardRef(t.key)
-        raise UnknownCard(f"unknown card {raw!r}: give a card id like 'PAP-3' or a type ({self.codes_text()})")
+        raise UnknownCard(says("unknown_card", raw=raw, codes=self.codes_text()))
 
     def codes_text(self) -> str:
-        return ", ".join(f"{t.code} = {t.name}" for t in self.types)
+        return comma_list(says("code_is", code=t.code, name=t.name) for t in self.types)
 
     def unverified(self) -> list[str]:
-        out = [f"{t.name}: copies in the deck" for t in self.types if not t.copies.verified]
-        out += [f"{t.name}: auction value" for t in self.types if not t.hammer.verified]
-        out += [f"Paper: {n} cards" for n, v in enumerate(self.paper, start=1) if not v.verified]
+        out = [says("unverified_copies", name=t.name) for t in self.types if not t.copies.verified]
+        out += [says("unverified_hammer", name=t.name) for t in self.types if not t.hammer.verified]
+        out += [says("unverified_paper", count=n) for n, v in enumerate(self.paper, start=1) if not v.verified]
         return out
 
 
@@ -189,23 +183,23 @@ def _norm(text: str) -> str:
 # reading and validating the edition ------------------------------------------------
 def _value(raw: Any, where: str, problems: list[str], *, minimum: int = 0) -> Value:
     if not isinstance(raw, Mapping):
-        problems.append(f"{where}: must be an object like {{\"value\": 3, \"source\": \"...\"}} or {{\"value\": 3, \"verified\": false}}")
+        problems.append(says("ed_value_object", where=where))
         return Value(0, False, "")
     value = raw.get("value")
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(f"{where}: 'value' must be a whole number, not {value!r}")
+        problems.append(says("ed_value_whole", where=where, value=value))
         value = 0
     elif value < minimum:
-        problems.append(f"{where}: 'value' must be at least {minimum}, not {value}")
+        problems.append(says("ed_value_minimum", where=where, minimum=minimum, value=value))
     # a value with a source counts as verified (an owner's correction adds one);
     # a value without one must say "verified": false
     source = raw.get("source")
     flag = raw.get("verified", True)
     if not isinstance(flag, bool):
-        problems.append(f"{where}: 'verified' must be true or false")
+        problems.append(says("ed_verified_bool", where=where))
     has_source = isinstance(source, str) and bool(source.strip())
     if not has_source and flag is not False:
-        problems.append(f"{where}: say where the value comes from ('source') or mark it \"verified\": false")
+        problems.append(says("ed_say_source", where=where))
     return Value(value, has_source, str(source if has_source else raw.get("note") or ""))
 
 
@@ -215,27 +209,27 @@ def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
     cards = edition.get("cards")
     types: list[CardType] = []
     if not isinstance(cards, Mapping):
-        problems.append("'cards' must be an object with one entry per card type")
+        problems.append(says("ed_cards_object"))
         cards = {}
     for key in cards:
         if key not in TYPE_KEYS:
-            problems.append(f"cards.{key}: not a World of Waste card type (types: {', '.join(TYPE_KEYS)})")
+            problems.append(says("ed_not_a_type", key=key, types=comma_list(TYPE_KEYS)))
     codes: set[str] = set()
     for key in TYPE_KEYS:
         raw = cards.get(key)
         if not isinstance(raw, Mapping):
-            problems.append(f"cards.{key}: missing (every type the rules score needs an entry)")
+            problems.append(says("ed_type_missing", key=key))
             continue
         code = raw.get("code")
         if not isinstance(code, str) or not _CODE.match(code):
-            problems.append(f"cards.{key}.code: 1-8 uppercase letters or digits, not {code!r}")
+            problems.append(says("ed_code_form", key=key, code=code))
             code = key.upper()
         elif code in codes:
-            problems.append(f"cards.{key}.code: {code!r} is used by another type")
+            problems.append(says("ed_code_used", key=key, code=code))
         codes.add(code)
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
-            problems.append(f"cards.{key}.name: a non-empty name")
+            problems.append(says("ed_name", key=key))
             name = key
         copies = _value(raw.get("copies"), f"cards.{key}.copies", problems)
         hammer = _value(raw.get("hammer"), f"cards.{key}.hammer", problems)
@@ -243,17 +237,17 @@ def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
     paper_raw = edition.get("paper")
     paper: list[Value] = []
     if not isinstance(paper_raw, Mapping):
-        problems.append("'paper' must be an object: number of papers in a run (\"1\"..\"8\") -> points")
+        problems.append(says("ed_paper_object"))
         paper_raw = {}
     for n in range(1, PAPER_RUN + 1):
         paper.append(_value(paper_raw.get(str(n)), f"paper.{n}", problems))
     extra = sorted(k for k in paper_raw if k not in {str(n) for n in range(1, PAPER_RUN + 1)})
     if extra:
-        problems.append(f"paper: only runs of 1..8 papers are scored (seed 001, Paper), not {', '.join(extra)}")
+        problems.append(says("ed_paper_runs", extra=comma_list(extra)))
     if any(b.value < a.value for a, b in itertools.pairwise(paper)):
-        problems.append("paper: a longer run must never be worth less than a shorter one")
+        problems.append(says("ed_paper_order"))
     total = sum(t.copies.value for t in types)
     need = 6 * 4 + 3 * 3  # one round at four seats: 6 cards each and three bonus piles of three
     if not problems and total < need:
-        problems.append(f"cards: the deck holds {total} cards, fewer than one round at four seats needs ({need})")
+        problems.append(says("ed_deck_small", total=total, need=need))
     return Catalog(tuple(types), tuple(paper)), problems

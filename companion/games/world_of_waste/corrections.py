@@ -11,6 +11,7 @@ from companion.errors import IllegalMove, NotYourTurn
 from companion.games.world_of_waste.citations import ROUNDS_RULE
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState
+from companion.games.world_of_waste.words import says, signed
 from companion.rules import Explanation
 
 #: the largest correction either way
@@ -19,15 +20,14 @@ MAX_CORRECTION = 999
 
 def check_correct(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
-        raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
+        raise NotYourTurn(says("only_host_corrects"), CORRECTION_RULE)
     if state.phase is Phase.OVER:
-        raise IllegalMove("the game is over", ROUNDS_RULE)
+        raise IllegalMove(says("game_over"), ROUNDS_RULE)
     assert move.seat is not None
     to = move.amount
     if abs(to) > MAX_CORRECTION:
         raise IllegalMove(
-            f"cannot correct {state.names[move.seat]}'s points correction to {to}: "
-            f"a correction is at most {MAX_CORRECTION} points either way",
+            says("correction_too_big", seat=state.names[move.seat], to=to, max=MAX_CORRECTION),
             CORRECTION_RULE,
         )
 
@@ -41,6 +41,6 @@ def correct(state: WasteState, move: Move) -> list[Explanation]:
         state.corrections = [state.correction(s) for s in range(state.seats)]
     state.corrections[move.seat] = to
     return correction_lines(
-        state.names[move.seat], "points correction", f"{old:+d}", f"{to:+d}", move.reason,
-        extra="counted in the score from now on, and for the boss at the end of the round",
+        state.names[move.seat], says("points_correction"), signed(old), signed(to), move.reason,
+        extra=says("correction_counts"),
     )

@@ -26,6 +26,7 @@ from companion.games.world_of_waste.state import (
     located,
     where_is,
 )
+from companion.games.world_of_waste.words import says
 from companion.rules import Citation
 
 
@@ -87,14 +88,12 @@ def check_take_all_from_deck(
         t = cat.type(ref.key)
         free = [c for c in t.ids() if c not in placed]  # the type's free ids, in the catalog's order
         if not set_aside and deck <= 0:
-            raise IllegalMove(f"{t.name}: the deck is empty (every card is accounted for)", rule)
+            raise IllegalMove(says("deck_empty", card=t.name), rule)
         if ref.copy is None:
             if not free:
                 raise IllegalMove(
-                    f"no {t.name} can be left in the deck: "
-                    + (f"all {t.copies.value} copies are" if t.copies.value != 1 else "its only copy is")
-                    + " accounted for "
-                    "(check the card, or correct the copies in the edition file)",
+                    says("none_left_all", card=t.name, copies=t.copies.value) if t.copies.value != 1
+                    else says("none_left_only", card=t.name),
                     CARD_RULE,
                 )
             card = min(free, key=cat.copy_of)
@@ -115,7 +114,7 @@ def check_take_all_from_deck(
                 placed.add(spare)
                 out.append(Taken(card, spare=spare))
             else:
-                raise IllegalMove(f"{card} is not in the deck: it is {moved.get(card) or where_is(state, card)}", CARD_RULE)
+                raise IllegalMove(says("not_in_deck", card=card, where=moved.get(card) or where_is(state, card)), CARD_RULE)
         moved[card] = into_where
         deck -= 1
     return out
@@ -155,10 +154,10 @@ def find_in(state: WasteState, pool: Sequence[str], ref: CardRef, what: str, rul
     if ref.copy is None:
         mine = [c for c in pool if cat.kind_of(c) == ref.key]
         if not mine:
-            raise IllegalMove(f"there is no {t.name} in {what}", rule)
+            raise IllegalMove(says("none_in", card=t.name, where=what), rule)
         card = min(mine, key=cat.copy_of)
     else:
         card = t.card_id(ref.copy)
         if card not in pool:
-            raise IllegalMove(f"{card} ({t.name}) is not in {what}", rule)
+            raise IllegalMove(says("card_not_in", card=card, name=t.name, where=what), rule)
     return card

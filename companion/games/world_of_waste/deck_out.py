@@ -17,9 +17,9 @@ the deck is empty).  The table chooses, as the rules option ``deck_out``:
 from __future__ import annotations
 
 from companion.games.world_of_waste.citations import MIX_RULE, OUT_OF_GAME_RULE, SILENT_RULE
-from companion.games.world_of_waste.components import count_of
 from companion.games.world_of_waste.options import END, RESHUFFLE
 from companion.games.world_of_waste.state import WasteState
+from companion.games.world_of_waste.words import cards, says
 from companion.rules import Citation, Explanation, say
 
 
@@ -39,7 +39,7 @@ def deck_runs_out(state: WasteState, deck: int, hand: int, reading: str) -> tupl
     nxt = state.round + 1
     lines = [
         say(
-            f"The deck holds {count_of(deck, 'card')}; round {nxt} needs {need} ({hand} for each seat and 3 for each bonus pile)",
+            says("deck_short", cards=cards(deck), round=nxt, need=need, hand=hand),
             SILENT_RULE,
         )
     ]
@@ -51,14 +51,14 @@ def deck_runs_out(state: WasteState, deck: int, hand: int, reading: str) -> tupl
             state.unseen = 0  # the unseen face-down cards are back in the deck, still unknown
             lines.append(
                 say(
-                    f"The incineration pile ({count_of(back, 'card')}) is shuffled into the deck: it now holds {count_of(deck + back, 'card')}",
+                    says("reshuffled", back=cards(back), cards=cards(deck + back)),
                     MIX_RULE,
                 )
             )
             return lines, False
         lines.append(
-            say(f"Even with the incineration pile ({count_of(back, 'card')}) shuffled back the deck would hold {deck + back}", MIX_RULE)
+            say(says("reshuffle_short", back=cards(back), count=deck + back), MIX_RULE)
         )
     rule: Citation = OUT_OF_GAME_RULE if reading == END else SILENT_RULE
-    lines.append(say(f"Round {nxt} cannot be dealt: the game ends after round {state.round} with the final scoring", rule))
+    lines.append(say(says("cannot_deal", next=nxt, round=state.round), rule))
     return lines, True

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from companion.errors import IllegalMove
 from companion.games.world_of_waste.citations import DEAL_RULE, DRAFT_RULE, MARKET_RULE
-from companion.games.world_of_waste.components import count_of
 from companion.games.world_of_waste.deck import (
     Taken,
     check_take_all_from_deck,
@@ -16,6 +15,7 @@ from companion.games.world_of_waste.deck import (
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import BonusPile, Phase, WasteState, hand_size, left_of
 from companion.games.world_of_waste.turns import actor_seat, need_phase
+from companion.games.world_of_waste.words import bonus_piles, says
 from companion.rules import Explanation, say
 
 
@@ -28,11 +28,11 @@ def check_deal(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
     name = state.names[seat]
     if len(state.dealt[seat]) + len(move.cards) > size:
         raise IllegalMove(
-            f"{name} is dealt {size} cards with {state.seats} seats; {len(state.dealt[seat])} are recorded "
-            f"and {len(move.cards)} more would make {len(state.dealt[seat]) + len(move.cards)}",
+            says("deal_too_many", seat=name, size=size, seats=state.seats, recorded=len(state.dealt[seat]),
+                 more=len(move.cards), total=len(state.dealt[seat]) + len(move.cards)),
             DEAL_RULE,
         )
-    return seat, check_take_all_from_deck(state, move.cards, "already held by a seat", DEAL_RULE)
+    return seat, check_take_all_from_deck(state, move.cards, says("where_held"), DEAL_RULE)
 
 
 def deal(state: WasteState, move: Move) -> list[Explanation]:
@@ -42,14 +42,14 @@ def deal(state: WasteState, move: Move) -> list[Explanation]:
     got = place_from_deck(state, taken, state.dealt[seat])
     cat = state.catalog
     lines = [
-        say(f"{name} is dealt {cat.labels(got)}", DEAL_RULE, audience=[seat]),
-        say(f"{name} has {len(state.dealt[seat])} of {size} cards dealt", DEAL_RULE),
+        say(says("dealt_private", seat=name, cards=cat.labels(got)), DEAL_RULE, audience=[seat]),
+        say(says("dealt_count", seat=name, dealt=len(state.dealt[seat]), size=size), DEAL_RULE),
     ]
     if all(len(d) == size for d in state.dealt):
         state.queues = [[d] for d in state.dealt]
         state.dealt = [[] for _ in range(state.seats)]
         state.phase = Phase.DRAFT
-        lines.append(say("Every seat has its pile: the draft begins. Pick one card, pass the rest to your left.", DRAFT_RULE))
+        lines.append(say(says("draft_begins"), DRAFT_RULE))
     return lines
 
 
@@ -61,8 +61,8 @@ def check_pick(state: WasteState, move: Move) -> int:
     name = state.names[seat]
     if not state.queues[seat]:
         right = state.names[(seat - 1) % state.seats]  # piles pass left: the next one comes from the right
-        raise IllegalMove(f"{name} holds no pile now: wait for the pile from {right}", DRAFT_RULE)
-    find_in(state, state.queues[seat][0], move.card, "the pile you hold", DRAFT_RULE)
+        raise IllegalMove(says("holds_no_pile", seat=name, right=right), DRAFT_RULE)
+    find_in(state, state.queues[seat][0], move.card, says("the_pile_you_hold"), DRAFT_RULE)
     return seat
 
 
@@ -70,22 +70,22 @@ def pick(state: WasteState, move: Move) -> list[Explanation]:
     seat = check_pick(state, move)
     assert move.card is not None
     name = state.names[seat]
-    card = take_from(state, state.queues[seat][0], move.card, "the pile you hold", DRAFT_RULE)
+    card = take_from(state, state.queues[seat][0], move.card, says("the_pile_you_hold"), DRAFT_RULE)
     held = state.queues[seat].pop(0)
     cat = state.catalog
     state.hands[seat].append(card)
     left = left_of(seat, state.seats)
     lines = [
-        say(f"{name} picks {cat.label(card)}", DRAFT_RULE, audience=[seat]),
-        say(f"{name} picks a card ({len(state.hands[seat])} picked) and passes {len(held)} to {state.names[left]}", DRAFT_RULE),
+        say(says("picks_private", seat=name, card=cat.label(card)), DRAFT_RULE, audience=[seat]),
+        say(says("picks", seat=name, picked=len(state.hands[seat]), passed=len(held), left=state.names[left]), DRAFT_RULE),
     ]
     if len(held) == 1:
         last = held[0]
         state.hands[left].append(last)
         lines.append(
-            say(f"{state.names[left]} receives the last card of the pile: {cat.label(last)}", DRAFT_RULE, audience=[left])
+            say(says("last_card_private", seat=state.names[left], card=cat.label(last)), DRAFT_RULE, audience=[left])
         )
-        lines.append(say(f"{state.names[left]} takes the last card of a pile ({len(state.hands[left])} picked)", DRAFT_RULE))
+        lines.append(say(says("last_card", seat=state.names[left], picked=len(state.hands[left])), DRAFT_RULE))
     elif held:
         state.queues[left].append(held)
     if all(not q for q in state.queues):
@@ -93,7 +93,7 @@ def pick(state: WasteState, move: Move) -> list[Explanation]:
         state.piles = [BonusPile() for _ in range(state.seats - 1)]
         lines.append(
             say(
-                f"The draft is over. Marketplace: lay out {count_of(state.seats - 1, 'bonus pile')}, two cards face up and one face down.",
+                says("draft_over", piles=bonus_piles(state.seats - 1)),
                 MARKET_RULE,
             )
         )

@@ -44,6 +44,7 @@ from companion.games.world_of_waste.state import (
     WasteState,
     awaiting_seats,
 )
+from companion.games.world_of_waste.words import says, semicolon_list
 
 
 class WorldOfWaste(Game[WasteState, Move]):
@@ -62,7 +63,7 @@ class WorldOfWaste(Game[WasteState, Move]):
     def catalog(self, edition: Mapping[str, Any]) -> Catalog:
         cat, problems = read_catalog(edition or self.default_edition())
         if problems:
-            raise SetupError("the World of Waste data cannot be used: " + "; ".join(problems))
+            raise SetupError(says("bad_data", problems=semicolon_list(problems)))
         return cat
 
     def card_kinds(self, edition: Mapping[str, Any]) -> tuple[CardKind, ...]:

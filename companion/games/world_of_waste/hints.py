@@ -19,7 +19,7 @@ from companion.games.world_of_waste import moves, rules
 from companion.games.world_of_waste.citations import (
     RECYCLER_REMOVE_RULE,
 )
-from companion.games.world_of_waste.components import RECYCLER, Catalog, count_of
+from companion.games.world_of_waste.components import RECYCLER, Catalog
 from companion.games.world_of_waste.moves import CORRECTION_TARGETS
 from companion.games.world_of_waste.state import (
     Phase,
@@ -30,22 +30,23 @@ from companion.games.world_of_waste.state import (
     recyclers_to_play,
     waiting_for,
 )
+from companion.games.world_of_waste.words import cards, says
 
 
 def _software_hints(state: WasteState) -> list[ActionHint]:
     """The host's buttons for software draws (no fields: the server draws)."""
-    note = "by software (a demo without real cards)"
+    note = says("software_note")
     if state.phase is Phase.DEAL:
         s = next(s for s in deal_order(state) if len(state.dealt[s]) < hand_size(state.seats))
-        return [ActionHint("deal", f"Deal {state.names[s]}'s cards {note}")]
+        return [ActionHint("deal", says("hint_soft_deal", seat=state.names[s], note=note))]
     if state.phase is Phase.MARKET:
-        return [ActionHint("bonus", f"Lay out the next bonus pile {note}")]
+        return [ActionHint("bonus", says("hint_soft_bonus", note=note))]
     if state.phase is Phase.PLAY:
         hints: list[ActionHint] = []
         if any(state.drawing):
-            hints.append(ActionHint("draw", f"Draw a Recycler's cards {note}"))
+            hints.append(ActionHint("draw", says("hint_soft_draw", note=note)))
         if any(state.face_down_due):
-            hints.append(ActionHint("reveal", f"Turn over a face-down bonus card {note}"))
+            hints.append(ActionHint("reveal", says("hint_soft_reveal", note=note)))
         return hints
     return []
 
@@ -85,36 +86,42 @@ def action_hints(state: WasteState, actor: Actor) -> list[ActionHint]:
             return []
         return _seat_actions(state, actor.seat)
     hints: list[ActionHint] = []
-    cards_field = Field("cards", "card ids (PAP-3) or types, comma separated", "text")
+    cards_field = Field("cards", says("field_cards"), "text")
     if state.phase is Phase.DEAL and actor.kind is ActorKind.CHANCE:
         for s in deal_order(state):
             missing = hand_size(n) - len(state.dealt[s])
             if missing:
-                hints.append(ActionHint("deal", f"Cards dealt to {state.names[s]} ({missing} to go)", {"seat": s}, (cards_field,)))
+                hints.append(
+                    ActionHint("deal", says("hint_dealt_to", seat=state.names[s], missing=missing), {"seat": s},
+                               (cards_field,))
+                )
     if state.phase is Phase.MARKET:
         for i, p in enumerate(state.piles):
             if len(p.face_up) < 2:
                 hints.append(
-                    ActionHint("bonus", f"Face-up cards of bonus pile {i + 1} ({2 - len(p.face_up)} to go)", {"pile": i + 1}, (cards_field,))
+                    ActionHint("bonus", says("hint_face_up", pile=i + 1, missing=2 - len(p.face_up)), {"pile": i + 1},
+                               (cards_field,))
                 )
     if state.phase is Phase.PLAY:
         for s in range(n):
             if state.drawing[s]:
                 hints.append(
-                    ActionHint("draw", f"Cards drawn by {state.names[s]}'s Recycler ({state.drawing[s]} to go)", {"seat": s}, (cards_field,))
+                    ActionHint("draw", says("hint_drawn_by", seat=state.names[s], missing=state.drawing[s]), {"seat": s},
+                               (cards_field,))
                 )
             if state.face_down_due[s] and actor.kind is ActorKind.CHANCE:
                 hints.append(
-                    ActionHint("reveal", f"{state.names[s]}'s face-down bonus card", {"seat": s}, (Field("card", "card id or type", "text"),))
+                    ActionHint("reveal", says("hint_face_down_of", seat=state.names[s]), {"seat": s},
+                               (Field("card", says("field_card_or_type"), "text"),))
                 )
     if actor.kind is ActorKind.HOST:
         if state.round == 1 and state.phase is Phase.DEAL and not any(state.dealt):
             hints.append(
                 ActionHint(
                     "boss",
-                    "Give the boss card to (round 1)",
+                    says("hint_give_boss"),
                     {},
-                    (Field("seat", "seat", "choice", tuple(Choice(s, state.names[s]) for s in range(n)), default=state.boss),),
+                    (Field("seat", says("field_seat"), "choice", tuple(Choice(s, state.names[s]) for s in range(n)), default=state.boss),),
                 )
             )
         hints += _software_hints(state)
@@ -122,16 +129,16 @@ def action_hints(state: WasteState, actor: Actor) -> list[ActionHint]:
         hints.append(
             ActionHint(
                 "end",
-                "End the game now and score it (the stations as they stand)",
+                says("hint_end"),
                 {},
-                (Field("reason", "Why (optional)", "text", default=""),),
+                (Field("reason", says("field_why"), "text", default=""),),
             )
         )
     for s in range(n):
-        label = f"Scan {state.names[s]}'s station"
+        label = says("hint_scan", seat=state.names[s])
         if state.phase is Phase.PLAY and not state.sorted[s]:
-            label = f"Sort {state.names[s]}'s waste from a scan of the station"
-        hints.append(ActionHint("station", label, {"seat": s}, (Field("cards", "card ids, comma separated", "text"),)))
+            label = says("hint_sort_scan", seat=state.names[s])
+        hints.append(ActionHint("station", label, {"seat": s}, (Field("cards", says("field_card_ids"), "text"),)))
     return hints
 
 
@@ -144,31 +151,33 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
         hints.append(
             ActionHint.refused(
                 "deal",
-                f"Enter my dealt cards ({missing} to go)",
+                says("hint_my_deal", missing=missing),
                 refusal(state, seat, "deal", {"cards": [_any_card(state)]}),
                 {},
-                (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
+                (Field("cards", says("field_cards"), "text"),),
             )
         )
     elif state.phase is Phase.DRAFT:
         if state.queues[seat]:
             held = state.queues[seat][0]
             for c in sorted(held, key=cat.sort_key):
-                hints.append(ActionHint("pick", f"Pick {cat.label(c)}", {"card": c}))
+                hints.append(ActionHint("pick", says("hint_pick", card=cat.label(c)), {"card": c}))
         else:
-            hints.append(ActionHint.refused("pick", "Pick a card", refusal(state, seat, "pick", {"card": _any_card(state)})))
+            hints.append(
+                ActionHint.refused("pick", says("hint_pick_any"), refusal(state, seat, "pick", {"card": _any_card(state)}))
+            )
     elif state.phase is Phase.AUCTION:
         hand = state.hands[seat]
         current = state.offers[seat]
         hints.append(
             ActionHint(
                 "offer",
-                "Change my secret offer" if current is not None else "Offer cards (secret)",
+                says("hint_change_offer") if current is not None else says("hint_offer"),
                 {},
                 (
                     Field(
                         "cards",
-                        "cards from this round's hand",
+                        says("field_offer"),
                         "multi",
                         _card_choices(cat, hand),
                         default=sorted(current, key=cat.sort_key) if current else [],
@@ -176,7 +185,7 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
                 ),
             )
         )
-        hints.append(ActionHint("offer", "Offer nothing (no bonus pile)", {"cards": []}))
+        hints.append(ActionHint("offer", says("hint_offer_nothing"), {"cards": []}))
     elif state.phase is Phase.CHOOSE:
         for i, p in enumerate(state.piles):
             if p.taken_by is not None:
@@ -184,7 +193,7 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             hints.append(
                 ActionHint.refused(
                     "choose",
-                    f"Take bonus pile {i + 1}: {cat.labels(p.face_up)} + 1 face down",
+                    says("hint_take_pile", pile=i + 1, cards=cat.labels(p.face_up)),
                     refusal(state, seat, "choose", {"pile": i + 1}),
                     {"pile": i + 1},
                 )
@@ -195,42 +204,42 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             hints.append(
                 ActionHint(
                     "reveal",
-                    f"Record the face-down card of bonus pile {due[0] + 1}",
+                    says("hint_record_face_down", pile=due[0] + 1),
                     {},
-                    (Field("card", "the card", "choice", _type_choices(cat)),),
+                    (Field("card", says("field_the_card"), "choice", _type_choices(cat)),),
                 )
             )
         if state.drawing[seat]:
             hints.append(
                 ActionHint(
                     "draw",
-                    f"Enter the {count_of(state.drawing[seat], 'card')} my Recycler draws",
+                    says("hint_my_draw", cards=cards(state.drawing[seat])),
                     {},
-                    (Field("cards", "card ids (PAP-3) or types, comma separated", "text"),),
+                    (Field("cards", says("field_cards"), "text"),),
                 )
             )
         choices = _card_choices(cat, [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER])
         for r in recyclers_to_play(state, seat):
             draws = refusal(state, seat, "recycle", {"recycler": r, "use": "draw"})
             hints.append(
-                ActionHint.refused("recycle", f"{cat.label(r)}: draw three new cards into my station", draws,
+                ActionHint.refused("recycle", says("hint_recycler_draw", recycler=cat.label(r)), draws,
                                    {"recycler": r, "use": "draw"})
             )
             if choices:  # the check of the first card offered (the others are checked alike)
                 removes = refusal(state, seat, "recycle", {"recycler": r, "use": "remove", "card": choices[0].value})
             else:  # no card to name: what blocks the Recycler first, else nothing to remove
-                removes = draws or IllegalMove("there is no card to remove", RECYCLER_REMOVE_RULE)
+                removes = draws or IllegalMove(says("nothing_to_remove"), RECYCLER_REMOVE_RULE)
             hints.append(
                 ActionHint.refused(
                     "recycle",
-                    f"{cat.label(r)}: remove one card from my hand or station",
+                    says("hint_recycler_remove", recycler=cat.label(r)),
                     removes,
                     {"recycler": r, "use": "remove"},
-                    (Field("card", "the card to remove", "choice", choices),),
+                    (Field("card", says("field_card_to_remove"), "choice", choices),),
                 )
             )
-        hints.append(ActionHint.refused("sort", "Sort my hand into my station", refusal(state, seat, "sort", {}), {}))
+        hints.append(ActionHint.refused("sort", says("hint_sort"), refusal(state, seat, "sort", {}), {}))
     if not hints:
         # waiting for the others: no rule forbids anything, so no citation
-        hints.append(ActionHint.refused("wait", "Nothing to do now", Refusal(waiting_for(state))))
+        hints.append(ActionHint.refused("wait", says("hint_wait"), Refusal(waiting_for(state))))
     return hints

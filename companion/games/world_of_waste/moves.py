@@ -19,6 +19,7 @@ from companion.games.world_of_waste.state import (
     phase_rule,
     waiting_for,
 )
+from companion.games.world_of_waste.words import comma_list, says
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ COMMANDS: Mapping[str, str] = {
 #: what the host may correct: the cards are corrected by scans (``station``,
 #: ``reveal``); what is left is the score, as a points correction per seat
 CORRECTION_TARGETS: tuple[Target, ...] = (
-    Target("points", "points correction (added to the station's score; may be negative)"),
+    Target("points", says("points_target")),
 )
 
 
@@ -64,14 +65,12 @@ def parse(state: WasteState, command: Command) -> Move:
     """The move a command stands for; raises :class:`InvalidCommand`."""
     name = command.name.strip().lower()
     if name not in COMMANDS:
-        raise InvalidCommand(
-            f"World of Waste has no command {command.name!r} (commands: {', '.join(COMMANDS)})"
-        )
+        raise InvalidCommand(says("no_command", name=command.name, commands=comma_list(COMMANDS)))
     cat = state.catalog
     if name == "end":
         raw = command.arg("reason")
         if raw is not None and not isinstance(raw, str):
-            raise InvalidCommand(f"'end': 'reason' is a text, not {raw!r}")
+            raise InvalidCommand(says("end_reason_text", raw=raw))
         return Move(command.actor, name, reason=(raw or "").strip())
     if name == "correct":
         need_target(command, CORRECTION_TARGETS)
@@ -91,16 +90,13 @@ def parse(state: WasteState, command: Command) -> Move:
     if name == "recycle":
         use = str(command.need("use")).strip().lower()
         if use not in ("draw", "remove"):
-            raise InvalidCommand(f"'recycle': 'use' is 'draw' (three new cards) or 'remove' (one card), not {use!r}")
+            raise InvalidCommand(says("recycle_use", use=use))
         recycler = _ref(cat, command, "recycler") if command.arg("recycler") is not None else None
         if recycler is not None and recycler.key != RECYCLER:
-            raise InvalidCommand(f"'recycle': {command.arg('recycler')!r} is not a Recycler")
+            raise InvalidCommand(says("not_a_recycler", raw=command.arg("recycler")))
         card = _ref(cat, command, "card") if use == "remove" else None
         if use == "draw" and command.arg("card") is not None:
-            raise InvalidCommand(
-                "'recycle' with use 'draw' takes no 'card': a Recycler either draws or removes, never both",
-                RECYCLER_EITHER_RULE,
-            )
+            raise InvalidCommand(says("draw_no_card"), RECYCLER_EITHER_RULE)
         return Move(command.actor, name, seat, card=card, use=use, recycler=recycler)
     if name == "sort":
         given = command.arg("cards") is not None
@@ -110,11 +106,11 @@ def parse(state: WasteState, command: Command) -> Move:
         return Move(command.actor, name, seat, refs, scan=given)
     if name == "boss":
         if seat is None:
-            raise InvalidCommand("'boss' needs 'seat' (who gets the boss card)")
+            raise InvalidCommand(says("boss_needs_seat"))
         return Move(command.actor, name, seat)
     # station
     if seat is None:
-        raise InvalidCommand("'station' needs 'seat' (whose station the scan shows)")
+        raise InvalidCommand(says("station_needs_seat"))
     refs = _refs(cat, command, name, allow_empty=True)
     _need_exact(refs, "station")
     return Move(command.actor, name, seat, refs, scan=True)
@@ -123,9 +119,9 @@ def parse(state: WasteState, command: Command) -> Move:
 def _need_exact(refs: Sequence[CardRef], name: str) -> None:
     for r in refs:
         if r.copy is None:
-            raise InvalidCommand(f"'{name}': a scanned station lists card ids like 'PAP-3', not card types")
+            raise InvalidCommand(says("scan_ids_only", command=name))
     if len(set(refs)) != len(refs):
-        raise InvalidCommand(f"'{name}': a card id is listed twice: every physical card has its own id")
+        raise InvalidCommand(says("scan_id_twice", command=name))
 
 
 def _seat_arg(state: WasteState, command: Command) -> int | None:
@@ -137,10 +133,10 @@ def _seat_arg(state: WasteState, command: Command) -> int | None:
         for i, n in enumerate(state.names):
             if n.lower() == low:
                 return i
-        raise InvalidCommand(f"'{command.name}': there is no seat called {raw!r} ({', '.join(state.names)})")
+        raise InvalidCommand(says("no_seat_called", command=command.name, raw=raw, names=comma_list(state.names)))
     seat = command.need_int("seat")
     if not 0 <= seat < state.seats:
-        raise InvalidCommand(f"'{command.name}': there is no seat {seat} (seats 0..{state.seats - 1})")
+        raise InvalidCommand(says("no_seat_number", command=command.name, seat=seat, last=state.seats - 1))
     return seat
 
 
@@ -150,7 +146,7 @@ def _pile_arg(state: WasteState, command: Command, needed: bool) -> int | None:
     pile = command.need_int("pile")
     count = state.seats - 1
     if not 1 <= pile <= count:
-        raise InvalidCommand(f"'{command.name}': there is no bonus pile {pile} (piles 1..{count})")
+        raise InvalidCommand(says("no_pile_number", command=command.name, pile=pile, count=count))
     return pile - 1
 
 
@@ -158,7 +154,7 @@ def _ref(cat: Catalog, command: Command, key: str) -> CardRef:
     try:
         return cat.parse_ref(command.need(key))
     except UnknownCard as err:
-        raise InvalidCommand(f"'{command.name}': {err}") from None
+        raise InvalidCommand(says("command_error", command=command.name, error=err)) from None
 
 
 def _refs(cat: Catalog, command: Command, name: str, *, allow_empty: bool = False) -> tuple[CardRef, ...]:
@@ -166,17 +162,17 @@ def _refs(cat: Catalog, command: Command, name: str, *, allow_empty: bool = Fals
     if raw is None and command.arg("card") is not None:
         raw = [command.arg("card")]
     if raw is None:
-        raise InvalidCommand(f"'{name}' needs 'cards' (a list of card ids like 'PAP-3' or card types)")
+        raise InvalidCommand(says("needs_cards", command=name))
     if isinstance(raw, str):
         raw = [p for p in (x.strip() for x in raw.split(",")) if p]
     if not isinstance(raw, list):
-        raise InvalidCommand(f"'{name}': 'cards' must be a list of card ids or types, not {raw!r}")
+        raise InvalidCommand(says("cards_not_list", command=name, raw=raw))
     if not raw and not allow_empty:
-        raise InvalidCommand(f"'{name}': 'cards' is empty")
+        raise InvalidCommand(says("cards_empty", command=name))
     try:
         return tuple(cat.parse_ref(x) for x in raw)
     except UnknownCard as err:
-        raise InvalidCommand(f"'{name}': {err}") from None
+        raise InvalidCommand(says("command_error", command=name, error=err)) from None
 
 
 def card_command(state: WasteState, card: str, copy: int) -> Command:
@@ -202,8 +198,4 @@ def card_command(state: WasteState, card: str, copy: int) -> Command:
         for seat in range(state.seats):
             if state.face_down_due[seat]:
                 return Command(CHANCE, "reveal", {"seat": seat, "card": card_id}, None, "scanner")
-    raise IllegalMove(
-        f"no card is expected now ({waiting_for(state)}); a card is seen when it is dealt, laid in a "
-        "bonus pile, turned over from a bonus pile or drawn by a Recycler",
-        phase_rule(state.phase),
-    )
+    raise IllegalMove(says("no_card_expected", waiting=waiting_for(state)), phase_rule(state.phase))

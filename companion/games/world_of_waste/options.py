@@ -13,29 +13,27 @@ from companion.games.world_of_waste.citations import (
     MIX_RULE,
     OUT_OF_GAME_RULE,
 )
+from companion.games.world_of_waste.words import says
 from companion.rules import Reading, RuleOption
 
 BOSS_TIE_OPTION = RuleOption(
     "boss_tie",
-    "The current boss ties for the fewest points",
+    says("opt_boss_tie"),
     (
         Reading(
             "passes",
-            "the boss card passes to the tied seat closest to the left of the boss; the boss comes last",
+            says("opt_boss_tie_passes"),
             (BOSS_TIE_RULE,),
         ),
         Reading(
             "boss-keeps",
-            "a boss tied for the fewest points keeps the boss card",
+            says("opt_boss_tie_keeps"),
             (BOSS_RULE,),
         ),
     ),
     "passes",
     disputed=False,
-    why_default=(
-        "seed 001 gives the card to the tied player 'closest to the left of the current boss'; "
-        "nobody is to the left of themselves, and the card is a consolation for the lowest"
-    ),
+    why_default=says("opt_boss_tie_why"),
 )
 
 END = "end"
@@ -43,25 +41,22 @@ RESHUFFLE = "reshuffle"
 
 DECK_OUT_OPTION = RuleOption(
     "deck_out",
-    "The deck cannot deal the next round",
+    says("opt_deck_out"),
     (
         Reading(
             END,
-            "the game ends with the round just scored (final scoring); incinerated cards stay out of the game",
+            says("opt_deck_out_end"),
             (OUT_OF_GAME_RULE,),
         ),
         Reading(
             RESHUFFLE,
-            "the incineration pile is shuffled into the deck; if even that is too few, nothing is shuffled and the game ends",
+            says("opt_deck_out_reshuffle"),
             (MIX_RULE,),
         ),
     ),
     END,
     disputed=False,
-    why_default=(
-        "seed 001 is silent on an exhausted deck; it says incinerated cards 'are now out of the game', "
-        "so they do not come back, and a round cannot be dealt without its cards"
-    ),
+    why_default=says("opt_deck_out_why"),
 )
 
 #: the options in the order the setup page shows them

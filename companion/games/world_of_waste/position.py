@@ -42,6 +42,7 @@ from companion.games.world_of_waste.state import (
     located,
     type_counts,
 )
+from companion.games.world_of_waste.words import says
 from companion.position import PositionError, Reader, seat_blocks
 
 TOP = ("round", "boss", "phase", "stations", "hands", "incineration", "deck", "corrections")
@@ -91,9 +92,9 @@ def place(base: WasteState, block: Any) -> WasteState:
     )
     if not same:
         if phase not in PHASES.values():
-            raise PositionError("phase", "is one of deal, play")
+            raise PositionError("phase", says("pos_phase_choices"))
         if st.phase not in PHASES.values() and phase is st.phase:
-            raise PositionError("phase", f"the base position is in the {st.phase.value} step: give the phase (deal or play)")
+            raise PositionError("phase", says("pos_give_phase", phase=st.phase.value))
         _place_cards(st, top, phase)
         st.round = new_round
         st.boss = boss
@@ -133,9 +134,9 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
     names = st.names
     cat = st.catalog
     if phase is Phase.PLAY and phase is not st.phase and not top.has("hands"):
-        raise PositionError("hands", "a position in the play step needs each seat's cards of this round")
+        raise PositionError("hands", says("pos_play_needs_hands"))
     if top.has("hands") and phase is not Phase.PLAY:
-        raise PositionError("hands", "seats hold cards of their own only in the play step (the deal comes first)")
+        raise PositionError("hands", says("pos_hands_in_play"))
     keep_hands = phase is Phase.PLAY and st.phase is Phase.PLAY
     places: dict[str, list[str]] = {f"stations.{names[s]}": list(st.stations[s]) for s in range(st.seats)}
     places |= {f"hands.{names[s]}": list(st.hands[s]) if keep_hands else [] for s in range(st.seats)}
@@ -150,7 +151,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
     refs: list[tuple[str, str, Any]] = []  # (place, where, ref)
     for place_key, raw in given.items():
         if not isinstance(raw, list):
-            raise PositionError(place_key, "must be a list of cards (ids like PAP-3, or types like Paper)")
+            raise PositionError(place_key, says("pos_card_list"))
         places[place_key] = []
         for j, item in enumerate(raw):
             try:
@@ -162,7 +163,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
         if ref.copy is not None:
             card = cat.type(ref.key).card_id(ref.copy)
             if card in claimed:
-                raise PositionError(where, f"{card} is placed twice (also at {claimed[card]})")
+                raise PositionError(where, says("pos_placed_twice", card=card, where=claimed[card]))
             claimed[card] = where
     for key in places:  # a card the block places elsewhere leaves its old place
         if key not in given:
@@ -176,7 +177,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
         elsewhere = {c for lst in places.values() for c in lst}
         free = [c for c in t.ids() if c not in claimed and c not in elsewhere]
         if not free:
-            raise PositionError(where, f"every {t.name} card ({t.copies.value} in this edition) is placed already")
+            raise PositionError(where, says("pos_all_placed", name=t.name, copies=t.copies.value))
         claimed[free[0]] = where
         assumed.add(free[0])
         places[place_key].append(free[0])
@@ -189,7 +190,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
     st.unseen = 0
     free_now = len(free_ids(st))
     if top.has("deck"):
-        deck = top.whole("deck", 0, free_now, f" (only {free_now} cards are placed nowhere)")
+        deck = top.whole("deck", 0, free_now, says("pos_deck_limit", count=free_now))
         st.unseen = free_now - deck
     if phase is Phase.PLAY:
         st.offers = [[] for _ in names]
@@ -203,13 +204,13 @@ def problems(state: WasteState) -> list[tuple[str, str]]:
     cat = state.catalog
     placed = located(state)
     if len(set(placed)) != len(placed):
-        out.append(("stations", "a card lies in two places"))
+        out.append(("stations", says("pos_two_places")))
     if not set(placed) <= set(cat.all_ids()):
-        out.append(("stations", "a card that is not in this edition's deck"))
+        out.append(("stations", says("pos_not_in_deck")))
     if state.unseen < 0:
-        out.append(("deck", "cannot hold more cards than are placed nowhere"))
+        out.append(("deck", says("pos_deck_too_big")))
     if deck_count(state) < 0:
-        out.append(("deck", "the deck cannot hold fewer than no cards"))
+        out.append(("deck", says("pos_deck_negative")))
     if not 1 <= state.round <= ROUNDS:
-        out.append(("round", f"a game has rounds 1 to {ROUNDS}"))
+        out.append(("round", says("pos_rounds", rounds=ROUNDS)))
     return out

@@ -9,7 +9,7 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_REMOVE_RULE,
     RECYCLER_RULE,
 )
-from companion.games.world_of_waste.components import RECYCLER, CardRef, count_of
+from companion.games.world_of_waste.components import RECYCLER, CardRef
 from companion.games.world_of_waste.deck import (
     Taken,
     check_take_all_from_deck,
@@ -20,6 +20,7 @@ from companion.games.world_of_waste.deck import (
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, deck_count, recyclers_to_play
 from companion.games.world_of_waste.turns import actor_seat, need_phase, need_unsorted, one_seat
+from companion.games.world_of_waste.words import cards, is_are, more_cards, new_cards, says
 from companion.rules import Explanation, say
 
 
@@ -32,9 +33,9 @@ def check_recycle(state: WasteState, move: Move) -> int:
     name = state.names[seat]
     need_unsorted(state, seat)
     if state.drawing[seat]:
-        raise IllegalMove(f"{name}'s Recycler is still drawing {count_of(state.drawing[seat], 'card')}", RECYCLER_DRAW_RULE)
+        raise IllegalMove(says("still_drawing", seat=name, cards=cards(state.drawing[seat])), RECYCLER_DRAW_RULE)
     if not recyclers_to_play(state, seat):
-        raise IllegalMove(f"{name} has no Recycler to play", RECYCLER_RULE)
+        raise IllegalMove(says("no_recycler", seat=name), RECYCLER_RULE)
     hand, station = list(state.hands[seat]), list(state.stations[seat])
     pool, what = _recycler_pool(state, move, hand, station)
     pool.remove(find_in(state, pool, move.recycler or CardRef(RECYCLER), what, RECYCLER_RULE))
@@ -42,7 +43,7 @@ def check_recycle(state: WasteState, move: Move) -> int:
         return seat
     assert move.card is not None
     if move.card.key == RECYCLER:
-        raise IllegalMove("a Recycler cannot remove another Recycler: every Recycler must be played", RECYCLER_RULE)
+        raise IllegalMove(says("recycler_not_recycler"), RECYCLER_RULE)
     pool, what, _ = _removed_pool(state, move.card, hand, station)
     find_in(state, pool, move.card, what, RECYCLER_REMOVE_RULE)
     return seat
@@ -55,10 +56,10 @@ def _recycler_pool(state: WasteState, move: Move, hand: list[str], station: list
     ref = move.recycler or CardRef(RECYCLER)
     in_hand = [c for c in hand if cat.kind_of(c) == RECYCLER]
     if ref.copy is not None and cat.type(RECYCLER).card_id(ref.copy) in station:
-        return station, "your station"
+        return station, says("your_station")
     if in_hand or ref.copy is not None:
-        return hand, "your hand or station"
-    return station, "your station"
+        return hand, says("your_hand_or_station")
+    return station, says("your_station")
 
 
 def _removed_pool(state: WasteState, ref: CardRef, hand: list[str], station: list[str]) -> tuple[list[str], str, str]:
@@ -68,10 +69,10 @@ def _removed_pool(state: WasteState, ref: CardRef, hand: list[str], station: lis
     t = cat.type(ref.key)
     exact = t.card_id(ref.copy) if ref.copy is not None else None
     if exact is not None and exact in station:
-        return station, "your station", "station"
+        return station, says("your_station"), says("the_station")
     if (exact is not None and exact in hand) or any(cat.kind_of(c) == t.key for c in hand):
-        return hand, "your hand or station", "hand"
-    return station, "your hand or station", "station"
+        return hand, says("your_hand_or_station"), says("the_hand")
+    return station, says("your_hand_or_station"), says("the_station")
 
 
 def recycle(state: WasteState, move: Move) -> list[Explanation]:
@@ -89,11 +90,10 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
         # drawing from the last three cards must not both expect three
         count = min(3, max(0, deck_count(state) - sum(state.drawing)))
         state.drawing[seat] = count
-        extra = "" if count == 3 else f" (only {count_of(count, 'card')} {'is' if count == 1 else 'are'} left in the deck)"
+        extra = "" if count == 3 else says("only_left", cards=cards(count), is_are=is_are(count))
         return [
             say(
-                f"{name} plays {cat.label(recycler)} to draw {count_of(count, 'new card')} into the station{extra}; "
-                "the Recycler goes to the incineration pile",
+                says("recycler_draws", seat=name, recycler=cat.label(recycler), cards=new_cards(count), only=extra),
                 RECYCLER_DRAW_RULE,
             )
         ]
@@ -103,8 +103,7 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
     state.incineration.append(card)
     return [
         say(
-            f"{name} plays {cat.label(recycler)} to remove {cat.label(card)} from the {where}; "
-            "both go to the incineration pile",
+            says("recycler_removes", seat=name, recycler=cat.label(recycler), card=cat.label(card), where=where),
             RECYCLER_REMOVE_RULE,
         )
     ]
@@ -117,12 +116,12 @@ def check_draw(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
     seat = one_seat(state, move, [s for s in range(state.seats) if state.drawing[s]], RECYCLER_DRAW_RULE)
     name = state.names[seat]
     if not state.drawing[seat]:
-        raise IllegalMove(f"{name} is not drawing cards for a Recycler now", RECYCLER_DRAW_RULE)
+        raise IllegalMove(says("not_drawing", seat=name), RECYCLER_DRAW_RULE)
     if len(move.cards) > state.drawing[seat]:
         raise IllegalMove(
-            f"{name}'s Recycler draws {count_of(state.drawing[seat], 'more card')}, not {len(move.cards)}", RECYCLER_DRAW_RULE
+            says("draws_fewer", seat=name, cards=more_cards(state.drawing[seat]), given=len(move.cards)), RECYCLER_DRAW_RULE
         )
-    return seat, check_take_all_from_deck(state, move.cards, f"in the station of {name}", RECYCLER_DRAW_RULE)
+    return seat, check_take_all_from_deck(state, move.cards, says("where_station", seat=name), RECYCLER_DRAW_RULE)
 
 
 def draw(state: WasteState, move: Move) -> list[Explanation]:
@@ -130,7 +129,7 @@ def draw(state: WasteState, move: Move) -> list[Explanation]:
     name = state.names[seat]
     got = place_from_deck(state, taken, state.stations[seat])
     state.drawing[seat] -= len(got)
-    lines = [say(f"{name} draws {state.catalog.labels(got)} into the station", RECYCLER_DRAW_RULE)]
+    lines = [say(says("draws_into_station", seat=name, cards=state.catalog.labels(got)), RECYCLER_DRAW_RULE)]
     if any(state.catalog.kind_of(c) == RECYCLER for c in got):
-        lines.append(say(f"{name} drew a Recycler: it must be played too", RECYCLER_RULE))
+        lines.append(say(says("drew_recycler", seat=name), RECYCLER_RULE))
     return lines

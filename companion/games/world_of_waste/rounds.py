@@ -18,7 +18,7 @@ from companion.games.world_of_waste.citations import (
     SUMMARY_RULE,
     WINNER_RULE,
 )
-from companion.games.world_of_waste.components import Catalog, count_of
+from companion.games.world_of_waste.components import Catalog
 from companion.games.world_of_waste.deck_out import deck_runs_out, round_need
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.options import END
@@ -34,6 +34,15 @@ from companion.games.world_of_waste.state import (
     hand_size,
     type_counts,
 )
+from companion.games.world_of_waste.words import (
+    and_list,
+    cards,
+    comma_list,
+    points,
+    says,
+    semicolon_list,
+    signed,
+)
 from companion.rules import EARLY_END, SHARED_PLACE, Citation, Explanation, say
 
 
@@ -41,14 +50,11 @@ def new_game(cat: Catalog, config: TableConfig) -> WasteState:
     """The state at the start of round 1, before any card is dealt."""
     n = len(config.seats)
     if not MIN_SEATS <= n <= MAX_SEATS:
-        raise SetupError(f"World of Waste is for 2-4 seats, not {n}")
+        raise SetupError(says("seats_range", seats=n))
     need = ROUNDS * round_need(n, hand_size(n))
     deck = sum(t.copies.value for t in cat.types)
     if deck < need:
-        raise SetupError(
-            f"the deck of this edition holds {deck} cards; three rounds at {n} seats deal {need} "
-            "(correct the copies in the edition file)"
-        )
+        raise SetupError(says("deck_too_small", deck=deck, seats=n, need=need))
     state = WasteState(
         catalog=cat,
         names=config.seat_names(),
@@ -98,12 +104,9 @@ def start_round(state: WasteState) -> None:
 
 def check_boss(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
-        raise NotYourTurn("the host hands out round 1's boss card", FIRST_BOSS_RULE)
+        raise NotYourTurn(says("host_gives_boss"), FIRST_BOSS_RULE)
     if state.round != 1 or state.phase is not Phase.DEAL or any(state.dealt):
-        raise IllegalMove(
-            "the boss card is chosen before round 1 is dealt; later the seat with the fewest points gets it",
-            BOSS_RULE,
-        )
+        raise IllegalMove(says("boss_before_deal"), BOSS_RULE)
 
 
 def boss(state: WasteState, move: Move) -> list[Explanation]:
@@ -111,7 +114,7 @@ def boss(state: WasteState, move: Move) -> list[Explanation]:
     assert move.seat is not None
     state.boss = move.seat
     state.bosses = [move.seat]
-    return [say(f"{state.names[move.seat]} is the boss for round 1 and deals", FIRST_BOSS_RULE)]
+    return [say(says("first_boss", seat=state.names[move.seat]), FIRST_BOSS_RULE)]
 
 
 def end_round(state: WasteState) -> list[Explanation]:
@@ -128,16 +131,23 @@ def end_round(state: WasteState) -> list[Explanation]:
     )
     lines = [
         say(
-            f"Scores after round {state.round}: "
-            + ", ".join(f"{state.names[s.seat]} {totals[s.seat]}" for s in scored),
+            says(
+                "scores_after",
+                round=state.round,
+                totals=comma_list(says("name_value", name=state.names[s.seat], value=totals[s.seat]) for s in scored),
+            ),
             SUMMARY_RULE,
         )
     ]
     for sc in scored:
-        parts = ", ".join(f"{ln.label} {ln.points}" for ln in sc.lines if ln.points)
+        parts = comma_list(says("line_points", label=ln.label, points=ln.points) for ln in sc.lines if ln.points)
         if state.correction(sc.seat):
-            parts = ", ".join(p for p in (parts, f"{CORRECTION_LINE} {state.correction(sc.seat):+d}") if p)
-        lines.append(say(f"{state.names[sc.seat]}: {parts or 'nothing scores yet'}", SUMMARY_RULE, *sc.rules()))
+            fix = says("line_points", label=CORRECTION_LINE, points=signed(state.correction(sc.seat)))
+            parts = comma_list(p for p in (parts, fix) if p)
+        lines.append(
+            say(says("seat_scores", seat=state.names[sc.seat], lines=parts or says("nothing_scores")), SUMMARY_RULE,
+                *sc.rules())
+        )
     deck_lines, deck_out = ([], False) if state.round == ROUNDS else deck_runs_out(
         state, deck_count(state), hand_size(state.seats), state.deck_out
     )
@@ -150,13 +160,15 @@ def end_round(state: WasteState) -> list[Explanation]:
     low = min(totals)
     tied_low = [s for s in range(state.seats) if totals[s] == low]
     rule = BOSS_TIE_RULE if len(tied_low) > 1 else BOSS_RULE
-    why = "the fewest points" if len(tied_low) == 1 else "the fewest points, closest to the left of the boss"
-    lines.append(say(f"{state.names[new_boss]} becomes the boss for round {state.round + 1} ({why}: {low})", rule))
+    why = says("fewest") if len(tied_low) == 1 else says("fewest_left")
+    lines.append(say(says("new_boss", seat=state.names[new_boss], round=state.round + 1, why=why, low=low), rule))
     state.boss = new_boss
     state.bosses.append(new_boss)
     state.round += 1
     start_round(state)
-    lines.append(say(f"Round {state.round}: {state.names[new_boss]} deals {hand_size(state.seats)} cards each.", DEAL_RULE))
+    lines.append(
+        say(says("round_deal", round=state.round, seat=state.names[new_boss], hand=hand_size(state.seats)), DEAL_RULE)
+    )
     return lines
 
 
@@ -177,27 +189,26 @@ def winner_line(state: WasteState, totals: Sequence[int], scored: Sequence[Stati
     best = max(range(state.seats), key=lambda s: (totals[s], scored[s].auction_value))
     tied = sorted((s for s in range(state.seats) if totals[s] == totals[best]), key=lambda s: (-scored[s].auction_value, s))
     top = [s for s in tied if scored[s].auction_value == scored[best].auction_value]
-    points = count_of(totals[best], "point")
-    values = ", ".join(f"{state.names[s]} {scored[s].auction_value}" for s in tied)
+    won = points(totals[best])
+    values = comma_list(says("name_value", name=state.names[s], value=scored[s].auction_value) for s in tied)
     cites: tuple[Citation, ...] = (rule,) if rule is EARLY_END else ()
     if len(top) > 1:
-        names = " and ".join(state.names[s] for s in top)
-        text = (f"The game is over. {names} share the win of WASTE with {points} "
-                f"(tied on points and on the auction value of the station: {values})")
+        names = and_list(state.names[s] for s in top)
+        text = says("share_win", seats=names, points=won, values=values)
         return say(text, *cites, WINNER_RULE, SHARED_PLACE)
-    text = f"The game is over. {state.names[best]} wins WASTE with {points}"
+    text = says("wins", seat=state.names[best], points=won)
     if len(tied) > 1:
-        text += f" (tie on points broken by the auction value of the station: {values})"
+        text += says("tie_broken", values=values)
         return say(text, *cites, WINNER_RULE)
     return say(text, rule)
 
 
 def check_end(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
-        raise NotYourTurn("only the host ends the game early", EARLY_END)
+        raise NotYourTurn(says("only_host_ends"), EARLY_END)
     if state.phase is Phase.OVER:
-        how = f", {state.ended_early}" if state.ended_early else ""
-        raise IllegalMove(f"the game is over already{how}", EARLY_END)
+        how = says("ended_how", ended=state.ended_early) if state.ended_early else ""
+        raise IllegalMove(says("over_already", how=how), EARLY_END)
 
 
 def end(state: WasteState, move: Move) -> list[Explanation]:
@@ -211,12 +222,10 @@ def end(state: WasteState, move: Move) -> list[Explanation]:
     if not nothing_dealt:
         held = [(s, cards_held(state, s)) for s in range(n) if not (state.phase is Phase.PLAY and state.sorted[s])]
         held = [(s, k) for s, k in held if k]
-        part = f"the rest of round {state.round} (now: {state.phase.value})"
+        part = says("rest_of_round", round=state.round, phase=state.phase.value)
         if held:
-            part += (
-                ": the cards held this round are not sorted into the stations and do not score ("
-                + ", ".join(f"{names[s]} {count_of(k, 'card')}" for s, k in held)
-                + ")"
+            part += says(
+                "held_unsorted", held=comma_list(says("name_value", name=names[s], value=cards(k)) for s, k in held)
             )
         skipped.append(part)
         later = range(state.round + 1, ROUNDS + 1)
@@ -224,21 +233,25 @@ def end(state: WasteState, move: Move) -> list[Explanation]:
         later = range(state.round, ROUNDS + 1)
     if later:
         skipped.append(
-            f"round {later[0]}" if len(later) == 1 else f"rounds {', '.join(str(r) for r in later[:-1])} and {later[-1]}"
+            says("round_skipped", round=later[0]) if len(later) == 1
+            else says("rounds_skipped", rounds=comma_list(later[:-1]), last=later[-1])
         )
     scored = score_stations(cat, [type_counts(cat, st) for st in state.stations])
     totals = [sc.total + state.correction(sc.seat) for sc in scored]
     state.final_totals = totals
-    reason = f" ({move.reason})" if move.reason else ""
-    state.ended_early = f"ended early by the host in round {state.round}{reason}"
+    reason = says("end_reason", reason=move.reason) if move.reason else ""
+    state.ended_early = says("ended_early", round=state.round, reason=reason)
     state.phase = Phase.OVER
     state.drawing = [0] * n  # a Recycler's draw that was not made is not made now
     return [
         say(
-            f"The host ends the game now{reason}. Skipped: {'; '.join(skipped) or 'nothing'}. "
-            "The stations are scored as they stand, with the final tie-break",
+            says("host_ends", reason=reason, skipped=semicolon_list(skipped) or says("skipped_nothing")),
             EARLY_END,
         ),
-        say("Final scores: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(n)), EARLY_END, SUMMARY_RULE),
+        say(
+            says("final_scores", totals=comma_list(says("name_value", name=names[s], value=totals[s]) for s in range(n))),
+            EARLY_END,
+            SUMMARY_RULE,
+        ),
         winner_line(state, totals, scored, EARLY_END),
     ]

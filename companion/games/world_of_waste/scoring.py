@@ -24,20 +24,21 @@ from companion.games.world_of_waste.citations import (
 )
 from companion.games.world_of_waste.components import PAPER_RUN, Catalog, UnknownCard
 from companion.games.world_of_waste.state import ROUNDS, Phase, WasteState, type_counts
+from companion.games.world_of_waste.words import comma_list, plus_list, says
 from companion.rules import Citation
 
 #: the score line of the host's points corrections
-CORRECTION_LINE = "Host correction"
+CORRECTION_LINE = says("line_correction")
 
 #: each score line's rules, by the line's label
 LINE_RULES: dict[str, tuple[Citation, ...]] = {
-    "Food waste and compost": (FOOD_RULE, COMPOST_RULE),
-    "Electronics": (ELECTRONICS_RULE,),
-    "Textiles": (TEXTILES_RULE,),
-    "Metal": (METAL_RULE,),
-    "Paper": (PAPER_RULE,),
-    "Hazardous waste": (HAZARDOUS_RULE,),
-    "Plastic": (PLASTIC_RULE,),
+    says("line_food"): (FOOD_RULE, COMPOST_RULE),
+    says("line_electronics"): (ELECTRONICS_RULE,),
+    says("line_textiles"): (TEXTILES_RULE,),
+    says("line_metal"): (METAL_RULE,),
+    says("line_paper"): (PAPER_RULE,),
+    says("line_hazardous"): (HAZARDOUS_RULE,),
+    says("line_plastic"): (PLASTIC_RULE,),
 }
 
 ELECTRONICS_MOST = 10
@@ -131,32 +132,42 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
         paper_runs, paper_rest = divmod(s["paper"], PAPER_RUN)
         lines = (
             ScoreLine(
-                "Food waste and compost",
+                says("line_food"),
                 food_and_compost(food, compost),
-                f"{food} food, {compost} compost: {on} food on compost × 3 + {food - on} × 1",
+                says("detail_food", food=food, compost=compost, on=on, rest=food - on),
             ),
             ScoreLine(
-                "Electronics",
+                says("line_electronics"),
                 elec_pts[seat],
-                f"{s['small_electronics']} small + {s['large_electronics']} large = {elec[seat]} electronics; "
-                f"all seats: {', '.join(str(e) for e in elec)}",
+                says("detail_electronics", small=s["small_electronics"], large=s["large_electronics"],
+                     units=elec[seat], all=comma_list(elec)),
             ),
-            ScoreLine("Textiles", 5 * (s["textiles"] // 2), f"{s['textiles']} textiles: 5 per pair × {s['textiles'] // 2}"),
-            ScoreLine("Metal", 10 * (s["metal"] // 3), f"{s['metal']} metal: 10 per three × {s['metal'] // 3}"),
             ScoreLine(
-                "Paper",
+                says("line_textiles"),
+                5 * (s["textiles"] // 2),
+                says("detail_textiles", count=s["textiles"], pairs=s["textiles"] // 2),
+            ),
+            ScoreLine(
+                says("line_metal"), 10 * (s["metal"] // 3), says("detail_metal", count=s["metal"], threes=s["metal"] // 3)
+            ),
+            ScoreLine(
+                says("line_paper"),
                 paper_points(catalog, s["paper"]),
-                f"{s['paper']} paper: runs of " + " + ".join([str(PAPER_RUN)] * paper_runs + ([str(paper_rest)] if paper_rest else [])) if s["paper"] else "0 paper",
+                says(
+                    "detail_paper",
+                    count=s["paper"],
+                    runs=plus_list([PAPER_RUN] * paper_runs + ([paper_rest] if paper_rest else [])),
+                ) if s["paper"] else says("detail_no_paper"),
             ),
             ScoreLine(
-                "Hazardous waste",
+                says("line_hazardous"),
                 hazardous_points(s["hazardous"]),
-                f"{s['hazardous']} hazardous: 12 per full five × {s['hazardous'] // 5}, -2 × {s['hazardous'] % 5}",
+                says("detail_hazardous", count=s["hazardous"], fives=s["hazardous"] // 5, rest=s["hazardous"] % 5),
             ),
             ScoreLine(
-                "Plastic",
+                says("line_plastic"),
                 plastic_pts[seat],
-                f"{plastic[seat]} plastic; all seats: {', '.join(str(p) for p in plastic)}",
+                says("detail_plastic", count=plastic[seat], all=comma_list(plastic)),
             ),
         )
         value = sum(catalog.type(k).hammer.value * n for k, n in s.items())
@@ -172,17 +183,20 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]], tied: Se
     guessed = [n for n in rests if not catalog.paper[n - 1].verified]
     if guessed:
         notes.append(
-            "Paper runs of "
-            + ", ".join(str(n) for n in guessed)
-            + " cards were scored with an unverified default of the Paper table "
-            + "(" + ", ".join(f"{n} → {catalog.paper[n - 1].value}" for n in guessed) + ")"
+            says(
+                "paper_unverified",
+                runs=comma_list(guessed),
+                values=comma_list(says("run_value", count=n, value=catalog.paper[n - 1].value) for n in guessed),
+            )
         )
     present = sorted({k for i in tied for k, n in stations[i].items() if n > 0})
     hammers = [catalog.type(k) for k in present if not catalog.type(k).hammer.verified]
     if hammers:
         notes.append(
-            "the tie-break (auction value of the station) uses unverified auction values: "
-            + ", ".join(f"{t.name} {t.hammer.value}" for t in hammers)
+            says(
+                "tiebreak_unverified",
+                values=comma_list(says("name_value", name=t.name, value=t.hammer.value) for t in hammers),
+            )
         )
     return notes
 
@@ -203,16 +217,16 @@ def score_sheet(
         extra = corrections[s.seat] if s.seat < len(corrections) else 0
         if not extra:
             return s.lines
-        return (*s.lines, ScoreLine(CORRECTION_LINE, extra, "set by the host (see the log for why)"))
+        return (*s.lines, ScoreLine(CORRECTION_LINE, extra, says("detail_correction")))
 
     totals = Counter(sum(ln.points for ln in lines_of(s)) for s in scored)
     tied = [s.seat for s in scored if totals[sum(ln.points for ln in lines_of(s))] > 1]
     notes = list(extra_notes) + unverified_used(catalog, stations, tied)
     if notes:
-        notes.append("correct unverified values with an edition file (docs/editions.md, docs/games/world-of-waste.md)")
+        notes.append(says("correct_unverified"))
     return ScoreSheet(
         tuple(
-            SeatScore(s.seat, lines_of(s), s.auction_value, "auction value of the station") for s in scored
+            SeatScore(s.seat, lines_of(s), s.auction_value, says("tiebreak")) for s in scored
         ),
         final=final,
         notes=tuple(notes),
@@ -227,10 +241,10 @@ def station_counts(catalog: Catalog, card_ids: Sequence[str]) -> Counter[str]:
     for raw in card_ids:
         ref = catalog.parse_ref(raw)
         if ref.copy is None:
-            raise UnknownCard(f"{raw!r} is a card type, not a card id: a scanned station lists card ids like 'PAP-3'")
+            raise UnknownCard(says("scan_type_not_id", raw=raw))
         card_id = catalog.type(ref.key).card_id(ref.copy)
         if card_id in seen:
-            raise UnknownCard(f"card {card_id} is listed twice: every physical card has its own id")
+            raise UnknownCard(says("scan_card_twice", card=card_id))
         seen.add(card_id)
         counts[ref.key] += 1
     return counts
@@ -242,7 +256,7 @@ def score_scanned_stations(catalog: Catalog, stations: Sequence[Sequence[str]], 
     counted = [station_counts(catalog, s) for s in stations]
     ids = [c for s in stations for c in s]
     if len({str(i).strip().upper() for i in ids}) != len(ids):
-        raise UnknownCard("a card id appears in two stations: every physical card has its own id")
+        raise UnknownCard(says("scan_two_stations"))
     return score_sheet(catalog, counted, final=final)
 
 
@@ -252,9 +266,9 @@ def sheet(state: WasteState) -> ScoreSheet:
     counts = [type_counts(state.catalog, s) for s in state.stations]
     extra: list[str] = []
     if state.phase is not Phase.OVER:
-        extra.append(f"provisional: round {state.round} of {ROUNDS} is being played")
+        extra.append(says("provisional", round=state.round, rounds=ROUNDS))
     elif state.ended_early:
-        extra.append(f"the game was {state.ended_early}: the stations are scored as they stood")
+        extra.append(says("ended_sheet", ended=state.ended_early))
     return score_sheet(
         state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
         corrections=[state.correction(s) for s in range(state.seats)],

@@ -22,8 +22,9 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_RULE,
     ROUNDS_RULE,
 )
-from companion.games.world_of_waste.components import RECYCLER, Catalog, count_of
+from companion.games.world_of_waste.components import RECYCLER, Catalog
 from companion.games.world_of_waste.options import END
+from companion.games.world_of_waste.words import cards, comma_list, says, semicolon_list
 from companion.rules import Citation
 
 ROUNDS = 3
@@ -153,40 +154,41 @@ def waiting_for(state: WasteState) -> str:
     names = state.names
     if state.phase is Phase.DEAL:
         short = [names[s] for s in deal_order(state) if len(state.dealt[s]) < hand_size(n)]
-        return f"{names[state.boss]} (boss) deals {hand_size(n)} cards each; waiting for the cards of {', '.join(short)}"
+        return says("wait_deal", boss=names[state.boss], hand=hand_size(n), seats=comma_list(short))
     if state.phase is Phase.DRAFT:
         holding = [names[s] for s in range(n) if state.queues[s]]
-        return f"draft: {', '.join(holding)} to pick a card and pass the pile left"
+        return says("wait_draft", seats=comma_list(holding))
     if state.phase is Phase.MARKET:
         missing = [str(i + 1) for i, p in enumerate(state.piles) if len(p.face_up) < 2]
-        return f"marketplace: waiting for the face-up cards of bonus pile {', '.join(missing)}"
+        return says("wait_market", piles=comma_list(missing))
     if state.phase is Phase.AUCTION:
         waiting = [names[s] for s in range(n) if state.offers[s] is None]
-        return f"auction: waiting for the secret offers of {', '.join(waiting)}"
+        return says("wait_offers", seats=comma_list(waiting))
     if state.phase is Phase.CHOOSE:
-        return f"auction: {names[state.choosers[state.chosen]]} chooses a bonus pile"
+        return says("wait_choose", seat=names[state.choosers[state.chosen]])
     if state.phase is Phase.PLAY:
         parts: list[str] = []
         for s in range(n):
             if state.sorted[s]:
                 continue
             if state.face_down_due[s]:
-                parts.append(f"{names[s]} records the face-down card")
+                parts.append(says("wait_face_down", seat=names[s]))
             elif state.drawing[s]:
-                parts.append(f"{names[s]} draws {count_of(state.drawing[s], 'card')} for a Recycler")
+                parts.append(says("wait_draw", seat=names[s], cards=cards(state.drawing[s])))
             elif station_recyclers(state, s):
                 # a Recycler drawn into the station lies open on the table; one
                 # in the hand is the seat's secret until it is played
                 k = len(station_recyclers(state, s))
                 parts.append(
-                    f"{names[s]} plays the {'Recycler' if k == 1 else f'{k} Recyclers'} drawn into the station "
-                    "and sorts the waste"
+                    says("wait_station_recycler", seat=names[s]) if k == 1
+                    else says("wait_station_recyclers", seat=names[s], count=k)
                 )
             else:
-                parts.append(f"{names[s]} plays any Recyclers and sorts the waste")
-        return "; ".join(parts)
-    how = f", {state.ended_early}" if state.ended_early else ""
-    return f"the game is over{how}: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(seat_totals(state)))
+                parts.append(says("wait_sort", seat=names[s]))
+        return semicolon_list(parts)
+    how = says("ended_how", ended=state.ended_early) if state.ended_early else ""
+    totals = comma_list(says("name_value", name=names[s], value=t) for s, t in enumerate(seat_totals(state)))
+    return says("wait_over", how=how, totals=totals)
 
 
 def seat_totals(state: WasteState) -> list[int]:
@@ -245,13 +247,13 @@ def where_is(state: WasteState, card_id: str) -> str:
     """Where a placed card is, saying nothing about a seat's secrets."""
     for s in range(state.seats):
         if card_id in state.stations[s]:
-            return f"in the station of {state.names[s]}"
+            return says("where_station", seat=state.names[s])
     if card_id in state.incineration:
-        return "in the incineration pile"
+        return says("where_incineration")
     for i, p in enumerate(state.piles):
         if card_id in p.face_up:
-            return f"face up in bonus pile {i + 1}"
-    return "already held by a seat"
+            return says("where_bonus_pile", pile=i + 1)
+    return says("where_held")
 
 
 def type_counts(cat: Catalog, cards: Sequence[str]) -> Counter[str]:

@@ -12,7 +12,7 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_RULE,
     SORT_RULE,
 )
-from companion.games.world_of_waste.components import TYPE_KEYS, CardRef, count_of
+from companion.games.world_of_waste.components import TYPE_KEYS, CardRef
 from companion.games.world_of_waste.deck import mark_seen, swap
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.rounds import end_round
@@ -25,6 +25,7 @@ from companion.games.world_of_waste.state import (
     where_is,
 )
 from companion.games.world_of_waste.turns import actor_seat, need_phase, need_unsorted
+from companion.games.world_of_waste.words import cards, comma_list, is_are, says, semicolon_list
 from companion.rules import Explanation, say
 
 
@@ -49,19 +50,12 @@ def check_sort_seat(state: WasteState, seat: int, *, by_seat: bool) -> None:
     cat = state.catalog
     need_unsorted(state, seat)
     if state.drawing[seat]:
-        raise IllegalMove(f"{name}'s Recycler still draws {count_of(state.drawing[seat], 'card')} into the station", RECYCLER_DRAW_RULE)
+        raise IllegalMove(says("still_draws_station", seat=name, cards=cards(state.drawing[seat])), RECYCLER_DRAW_RULE)
     left = recyclers_to_play(state, seat)
     if left:
         if not by_seat:  # the host or the camera: a Recycler in the hand is the seat's secret
-            raise IllegalMove(
-                f"{name} has not finished this round on the phone yet (every Recycler is played before "
-                "sorting): the seat sorts, or the scan is entered after it has",
-                RECYCLER_RULE,
-            )
-        raise IllegalMove(
-            f"{name} must play every Recycler before sorting: {cat.labels(left)} not played yet",
-            RECYCLER_RULE,
-        )
+            raise IllegalMove(says("not_finished", seat=name), RECYCLER_RULE)
+        raise IllegalMove(says("play_recyclers_first", seat=name, cards=cat.labels(left)), RECYCLER_RULE)
 
 
 def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, by_seat: bool) -> list[Explanation]:
@@ -75,12 +69,14 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
     lines: list[Explanation] = []
     if scan is not None:
         match_scan(state, seat, scan, secret)
-        lines.append(say(f"The scan of {name}'s station matches the record ({len(scan)} cards)", SORT_RULE))
+        lines.append(say(says("scan_matches", seat=name, count=len(scan)), SORT_RULE))
     state.stations[seat].sort(key=cat.sort_key)
     state.sorted[seat] = True
     counts = type_counts(cat, state.stations[seat])
-    summary = ", ".join(f"{counts[k]} {cat.type(k).name}" for k in TYPE_KEYS if counts[k]) or "nothing"
-    lines.append(say(f"{name} sorts the waste into the station: {summary}", SORT_RULE))
+    summary = comma_list(
+        says("type_count", count=counts[k], name=cat.type(k).name) for k in TYPE_KEYS if counts[k]
+    ) or says("sorted_nothing")
+    lines.append(say(says("sorts", seat=name, summary=summary), SORT_RULE))
     if all(state.sorted):
         lines += end_round(state)
     return lines
@@ -110,19 +106,19 @@ def check_scan(
         stand_in = sorted((c for c in spare if cat.kind_of(c) == kind and c in state.assumed), key=cat.copy_of)
         placed_elsewhere = card in placed and card not in state.assumed
         if not stand_in or placed_elsewhere:
-            where = f" (it is {where_is(state, card)})" if placed_elsewhere else ""
-            problems.append(f"the scan shows {cat.label(card)}{where}, which the record of this station lacks")
+            where = says("it_is", where=where_is(state, card)) if placed_elsewhere else ""
+            problems.append(says("scan_extra", card=cat.label(card), where=where))
             continue
         spare.remove(stand_in[0])
         relabel.append((stand_in[0], card))
     hidden = [c for c in spare if c in secret]
     for card in spare:
         if card not in secret:
-            problems.append(f"the record has {cat.label(card)}, which the scan lacks")
+            problems.append(says("scan_lacks", card=cat.label(card)))
     if hidden:
-        problems.append(f"{count_of(len(hidden), 'card')} of the hand {'is' if len(hidden) == 1 else 'are'} not in the scan")
+        problems.append(says("scan_hidden", cards=cards(len(hidden)), is_are=is_are(len(hidden))))
     if problems:
-        raise IllegalMove(f"the scan of {state.names[seat]}'s station does not match: " + "; ".join(problems), SORT_RULE)
+        raise IllegalMove(says("scan_mismatch", seat=state.names[seat], problems=semicolon_list(problems)), SORT_RULE)
     return relabel
 
 
@@ -141,7 +137,7 @@ def check_station(state: WasteState, move: Move) -> int:
     """Refuse a scan from a seat, or one that does not match the station (the
     hand joining it first if the seat still sorts this round); else the seat."""
     if move.actor.kind is ActorKind.SEAT:
-        raise NotYourTurn("a station scan is entered by the host or the camera (chance)", SORT_RULE)
+        raise NotYourTurn(says("scan_by_host"), SORT_RULE)
     assert move.seat is not None
     seat = move.seat
     if state.phase is Phase.PLAY and not state.sorted[seat]:
@@ -157,4 +153,4 @@ def station(state: WasteState, move: Move) -> list[Explanation]:
     if state.phase is Phase.PLAY and not state.sorted[seat]:
         return sort_seat(state, seat, move.cards, by_seat=False)
     match_scan(state, seat, move.cards)
-    return [say(f"The scan of {state.names[seat]}'s station matches the record ({len(move.cards)} cards)", SORT_RULE)]
+    return [say(says("scan_matches", seat=state.names[seat], count=len(move.cards)), SORT_RULE)]

@@ -7,6 +7,7 @@ from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.world_of_waste.citations import MARKET_RULE, SORT_RULE
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, phase_rule, waiting_for
+from companion.games.world_of_waste.words import says
 from companion.rules import Citation
 
 
@@ -17,21 +18,22 @@ def actor_seat(state: WasteState, move: Move, *, chance: bool, host: bool, rule:
     if kind is ActorKind.SEAT:
         assert move.actor.seat is not None
         if move.seat is not None and move.seat != move.actor.seat:
-            raise NotYourTurn(f"{state.names[move.actor.seat]} cannot {move.name} for {state.names[move.seat]}", rule)
+            raise NotYourTurn(
+                says("not_for_other", seat=state.names[move.actor.seat], command=move.name, other=state.names[move.seat]),
+                rule,
+            )
         return move.actor.seat
     if (kind is ActorKind.CHANCE and chance) or (kind is ActorKind.HOST and host):
         if move.seat is None:
-            raise InvalidCommand(f"'{move.name}' by {kind.value} needs 'seat'")
+            raise InvalidCommand(says("needs_seat", command=move.name, actor=kind.value))
         return move.seat
-    who = "a seat" if not (chance or host) else "a seat or chance"
-    raise NotYourTurn(f"'{move.name}' is done by {who}, not by {kind.value}", rule)
+    who = says("by_a_seat") if not (chance or host) else says("by_seat_or_chance")
+    raise NotYourTurn(says("done_by", command=move.name, who=who, actor=kind.value), rule)
 
 
 def need_phase(state: WasteState, move: Move, *phases: Phase) -> None:
     if state.phase not in phases:
-        raise IllegalMove(
-            f"'{move.name}' is not possible now: {waiting_for(state)}", phase_rule(state.phase)
-        )
+        raise IllegalMove(says("not_now", command=move.name, waiting=waiting_for(state)), phase_rule(state.phase))
 
 
 def need_unsorted(state: WasteState, seat: int) -> None:
@@ -39,9 +41,9 @@ def need_unsorted(state: WasteState, seat: int) -> None:
     has not sorted yet and owes no face-down card of a bonus pile taken."""
     name = state.names[seat]
     if state.sorted[seat]:
-        raise IllegalMove(f"{name} has sorted this round's waste already", SORT_RULE)
+        raise IllegalMove(says("sorted_already", seat=name), SORT_RULE)
     if state.face_down_due[seat]:
-        raise IllegalMove(f"{name} first records the face-down card of the bonus pile taken", MARKET_RULE)
+        raise IllegalMove(says("face_down_first", seat=name), MARKET_RULE)
 
 
 def one_seat(state: WasteState, move: Move, waiting: list[int], rule: Citation) -> int:

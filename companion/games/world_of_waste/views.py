@@ -18,6 +18,7 @@ from companion.games.world_of_waste.state import (
     type_counts,
     waiting_for,
 )
+from companion.games.world_of_waste.words import says, semicolon_list
 
 
 def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
@@ -76,7 +77,7 @@ def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
             {
                 "pile": i + 1,
                 "face_up": list(p.face_up) if p.taken_by is None else [],
-                "face_down": "face down" if p.taken_by is None and not p.incinerated else None,
+                "face_down": says("view_face_down") if p.taken_by is None and not p.incinerated else None,
                 "taken_by": p.taken_by,
                 "incinerated": p.incinerated,
             }
@@ -128,7 +129,7 @@ def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
 
 def status(state: WasteState) -> str:
     """One line for the table list: the round and what the table waits for."""
-    return f"Round {min(state.round, ROUNDS)} of {ROUNDS}: {waiting_for(state)}"
+    return says("status", round=min(state.round, ROUNDS), rounds=ROUNDS, waiting=waiting_for(state))
 
 
 def public_notes(state: WasteState) -> list[str]:
@@ -137,8 +138,6 @@ def public_notes(state: WasteState) -> list[str]:
     if not unverified:
         return []
     return [
-        f"{len(unverified)} World of Waste data values are unverified defaults (card counts, "
-        "auction values, Paper for 3-7 cards); the score sheet says when one was used. "
-        "Correct them with an edition file (docs/editions.md).",
-        "Unverified: " + "; ".join(unverified),
+        says("unverified_note", count=len(unverified)),
+        says("unverified_list", values=semicolon_list(unverified)),
     ]
