@@ -637,11 +637,14 @@ def test_a_toast_leaves_the_status_line_readable(walk: tuple[Walk, Flask]) -> No
         page = seat_page(w, app, table, table.state.turn, screen)
         page.click("form[data-key^='pass'] button.big")
         toast = page.wait_for_selector("#toasts .toast")
+        # the toast is fixed to the bottom of the window: its box now is its box
+        # while it shows (read at once: it leaves after 2.6 s, which a loaded
+        # machine can spend before the status line is drawn again)
+        box = toast.bounding_box()
         # the live update redraws the status line after the move: wait until it is drawn again
         status_line = page.locator(".phone-status")
         status_line.wait_for(state="visible")
         status = status_line.bounding_box()
-        box = toast.bounding_box()
         assert status is not None and box is not None
         apart = box["y"] >= status["y"] + status["height"] or box["y"] + box["height"] <= status["y"]
         assert apart, (screen, box, status)
