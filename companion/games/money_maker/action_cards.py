@@ -25,6 +25,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     require_turn,
 )
+from companion.games.money_maker.words import comma_list, says, signed
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -40,7 +41,7 @@ def resolve_action(state: MoneyMakerState, raw: str) -> str:
     for k in state.comp.actions:
         if text.upper() == k.code or text.lower() == k.name.lower():
             return k.code
-    raise IllegalMove(f"there is no action card {raw!r} in this edition", C.ACTION_CARDS)
+    raise IllegalMove(says("no_such_action", raw=raw), C.ACTION_CARDS)
 
 
 def _reshuffles(state: MoneyMakerState) -> bool:
@@ -52,13 +53,13 @@ def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment
     """Refuse buying an action card now (or the one named); else its code ("?"
     untold) and where the money goes.  A reshuffle of the discard is counted
     as done, without doing it."""
-    require_turn(state, seat, (INVEST, TRADE, ACTION), "buying an action card")
+    require_turn(state, seat, (INVEST, TRADE, ACTION), says("what_buying_action"))
     if state.action_bought:
-        raise IllegalMove("one action card per turn", C.STEP4)
+        raise IllegalMove(says("one_action_per_turn"), C.STEP4)
     discard = state.action_discard
     if _reshuffles(state):
         if not state.action_discard:
-            raise IllegalMove("every action card is in a vault: none to buy", C.STEP4)
+            raise IllegalMove(says("no_action_to_buy"), C.STEP4)
         discard = []
     code = "?" if raw is None else resolve_action(state, raw)
     if code != "?":
@@ -67,15 +68,15 @@ def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment
         kind = state.comp.action(code)
         known = state.banks[seat].actions.count(code) + discard.count(code)
         if known >= kind.copies:
-            raise IllegalMove(f"no {kind.name} is left in the action deck: you hold or saw played all {kind.copies}", C.STEP4)
-    return code, check_payment(state, seat, state.comp.action_price, payment, what="an action card")
+            raise IllegalMove(says("action_all_seen", name=kind.name, copies=kind.copies), C.STEP4)
+    return code, check_payment(state, seat, state.comp.action_price, payment, what=says("an_action_card"))
 
 
 def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: Payment, lines: Lines) -> None:
     code, plan = check_buy_action(state, seat, raw, payment)
     if _reshuffles(state):
         state.actions_out -= len(state.action_discard)
-        lines.append(say(f"The action deck is empty: the {len(state.action_discard)} discarded cards are reshuffled", C.STEP4))
+        lines.append(say(says("action_reshuffle", count=len(state.action_discard)), C.STEP4))
         state.action_discard = []
     price = state.comp.action_price
     paid = make_payment(state, seat, plan)
@@ -83,10 +84,11 @@ def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: P
     state.actions_out += 1
     state.action_bought = True
     state.phase = ACTION
-    lines.append(say(f"{state.names[seat]} buys an action card for {price} ({describe(state, paid)}) and keeps it hidden", C.STEP4))
+    lines.append(say(says("buys_action", seat=state.names[seat], price=price, paid=describe(state, paid)), C.STEP4))
     if code != "?":
         kind = state.comp.action(code)
-        lines.append(say(f"Your action card: {kind.name}" + (f": {kind.text}" if kind.text else ""), C.STEP4, audience=[seat]))
+        mine = says("your_action_card_text" if kind.text else "your_action_card", name=kind.name, text=kind.text)
+        lines.append(say(mine, C.STEP4, audience=[seat]))
     private(state, seat, lines)
 
 
@@ -94,14 +96,14 @@ def check_play_action(state: MoneyMakerState, seat: int, raw: str) -> tuple[str,
     """Refuse playing an action card the seat does not hold; else (the card
     played, the one leaving the vault: itself, or an untold "?")."""
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     bank = state.banks[seat]
     code = resolve_action(state, raw)
     if code in bank.actions:
         return code, code
     if "?" in bank.actions:
         return code, "?"
-    raise IllegalMove(f"{state.names[seat]} holds no action card {raw!r}", C.ACTION_CARDS)
+    raise IllegalMove(says("holds_no_action", seat=state.names[seat], raw=raw), C.ACTION_CARDS)
 
 
 def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -> None:
@@ -109,13 +111,13 @@ def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) ->
     state.banks[seat].actions.remove(leaving)
     state.action_discard.append(code)
     if code == "?":
-        lines.append(say(f"{state.names[seat]} plays an action card and announces its effect; the host records the transfers", C.ACTION_CARDS))
+        lines.append(say(says("plays_untold_action", seat=state.names[seat]), C.ACTION_CARDS))
         return
     kind = state.comp.action(code)
-    text = f": \u201c{kind.text}\u201d" if kind.text else " (its text is not in this edition)"
+    text = says("action_quoted", text=kind.text) if kind.text else says("action_no_text")
     lines.append(
         say(
-            f"{state.names[seat]} plays {kind.name}{text}. The owner announces the effect; the host records the resulting transfers (deal / grant)",
+            says("plays_action", seat=state.names[seat], name=kind.name, text=text),
             C.ACTION_CARDS,
         )
     )
@@ -124,19 +126,19 @@ def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) ->
 def check_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int]) -> None:
     """Refuse recording what the reserves or the vault cannot give."""
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     bank = state.banks[seat]
     if bank.bankrupt:
-        raise IllegalMove(f"{state.names[seat]} is bankrupt and out of the game", C.BANKRUPTCY)
+        raise IllegalMove(says("bankrupt_out", seat=state.names[seat]), C.BANKRUPTCY)
     if gold > state.reserve:
-        raise IllegalMove(f"the Gold Reserve holds only {state.reserve}", C.ACTION_CARDS)
+        raise IllegalMove(says("reserve_only", reserve=state.reserve), C.ACTION_CARDS)
     if -gold > bank.gold:
-        raise IllegalMove(f"{state.names[seat]}'s vault does not hold {-gold} gold", C.ACTION_CARDS)
+        raise IllegalMove(says("vault_lacks_gold", seat=state.names[seat], gold=-gold), C.ACTION_CARDS)
     for market, n in goods.items():
         if n > state.natural[market]:
-            raise IllegalMove(f"the {market} natural reserve holds only {state.natural[market]}", C.ACTION_CARDS)
+            raise IllegalMove(says("natural_reserve_only", market=market, count=state.natural[market]), C.ACTION_CARDS)
         if -n > bank.goods[market]:
-            raise IllegalMove(f"{state.names[seat]}'s vault does not hold {-n} {market} goods", C.ACTION_CARDS)
+            raise IllegalMove(says("vault_lacks_goods", seat=state.names[seat], count=-n, market=market), C.ACTION_CARDS)
 
 
 def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int], lines: Lines) -> None:
@@ -148,12 +150,14 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
     for market, n in goods.items():
         state.natural[market] -= n
         bank.goods[market] += n
-    lines.append(say(f"The host records an action card's effect for {state.names[seat]}", C.ACTION_CARDS))
-    parts = ([f"{gold:+d} gold"] if gold else []) + [f"{n:+d} {m}" for m, n in goods.items() if n]
-    lines.append(say(f"Recorded for you: {', '.join(parts) or 'nothing'}", C.ACTION_CARDS, audience=[seat]))
+    lines.append(say(says("host_records_effect", seat=state.names[seat]), C.ACTION_CARDS))
+    parts = ([says("signed_gold", gold=signed(gold))] if gold else []) + [
+        says("count_market", count=signed(n), market=m) for m, n in goods.items() if n
+    ]
+    lines.append(say(says("recorded_for_you", parts=comma_list(parts) or says("nothing")), C.ACTION_CARDS, audience=[seat]))
     private(state, seat, lines)
     prisoner_absorbs(state, seat, lines)
     # as with a sale: gold taken until the Gold Reserve is empty starts a bank run
     # (during the turn's own steps, where play resumes afterwards)
     if gold > 0 and state.reserve == 0 and state.phase in (INVEST, TRADE, ACTION) and chips_left(state):
-        start_bank_run(state, "the Gold Reserve is empty", state.phase, lines)
+        start_bank_run(state, says("trigger_reserve_empty"), state.phase, lines)

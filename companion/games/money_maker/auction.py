@@ -35,6 +35,7 @@ from companion.games.money_maker.state import (
     phase_words,
     require_turn,
 )
+from companion.games.money_maker.words import comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -43,9 +44,9 @@ Lines = list[Explanation]
 def may_bid(state: MoneyMakerState, seat: int) -> tuple[bool, str]:
     bank = state.banks[seat]
     if bank.bankrupt:
-        return False, f"{state.names[seat]} is bankrupt"
+        return False, says("is_bankrupt", seat=state.names[seat])
     if bank.in_prison:
-        return False, f"{state.names[seat]} is in debtors' prison and may not bid"
+        return False, says("prison_no_bid", seat=state.names[seat])
     return True, ""
 
 
@@ -53,17 +54,17 @@ def check_bid(state: MoneyMakerState, seat: int, amount: int) -> Auction:
     """Refuse a bid the auction does not take; else the auction it goes into."""
     auction = state.auction
     if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
-        raise IllegalMove(f"there is no auction to bid in: {phase_words(state)}", C.NO_AUCTION)
+        raise IllegalMove(says("no_auction_to_bid", waiting=phase_words(state)), C.NO_AUCTION)
     ok, why = may_bid(state, seat)
     if not ok:
         raise IllegalMove(why, C.PRISON)
     if auction.bidder == seat:
-        raise IllegalMove(f"{state.names[seat]} is the highest bidder already ({auction.high})", C.STEP2)
+        raise IllegalMove(says("highest_already", seat=state.names[seat], high=auction.high), C.STEP2)
     floor = max(auction.high + 1, auction.opening) if auction.bidder is not None else auction.opening
     if amount < floor:
-        raise IllegalMove(f"a bid must be at least {floor}", C.FIRST_TURN if not auction.card else C.STEP2)
+        raise IllegalMove(says("bid_at_least", floor=floor), C.FIRST_TURN if not auction.card else C.STEP2)
     if state.beginner and amount > state.banks[seat].gold:
-        raise IllegalMove("the Beginner's Game has no credit: a bid cannot exceed your gold", C.BEGINNER)
+        raise IllegalMove(says("beginner_bid_gold"), C.BEGINNER)
     return auction
 
 
@@ -72,25 +73,24 @@ def do_bid(state: MoneyMakerState, seat: int, amount: int, lines: Lines) -> None
     auction.high = amount
     auction.bidder = seat
     auction.bids += 1
-    lines.append(say(f"{state.names[seat]} bids {amount}", C.FIRST_TURN if not auction.card else C.STEP2))
+    lines.append(say(says("bids", seat=state.names[seat], amount=amount), C.FIRST_TURN if not auction.card else C.STEP2))
 
 
 def check_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None) -> Auction:
     """Refuse closing the auction by whoever may not close it now; else the auction."""
     auction = state.auction
     if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
-        raise IllegalMove(f"there is no auction to close: {phase_words(state)}", C.STEP2)
+        raise IllegalMove(says("no_auction_to_close", waiting=phase_words(state)), C.STEP2)
     if state.phase == FIRST_AUCTION:
         if not by_host and seat is not None and auction.bidder != seat:
-            raise IllegalMove("the host (or the highest bidder) closes the auction for the first turn", C.FIRST_TURN)
+            raise IllegalMove(says("first_auction_closer"), C.FIRST_TURN)
         if len(state.open_cards) < state.comp.open_at_start:
             raise IllegalMove(
-                f"open {state.comp.open_at_start} investment cards before the first turn "
-                f"({len(state.open_cards)} open so far)",
+                says("open_before_first_turn", count=state.comp.open_at_start, open=len(state.open_cards)),
                 C.SETUP,
             )
     elif not by_host and seat != state.turn:
-        raise IllegalMove("the host or the seat whose turn it is closes an auction", C.STEP2)
+        raise IllegalMove(says("auction_closer"), C.STEP2)
     return auction
 
 
@@ -99,17 +99,17 @@ def do_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None, li
     if state.phase == FIRST_AUCTION:
         state.auction = None
         if auction.bidder is None:
-            lines.append(say(f"Nobody bid: {state.names[state.turn]} starts, paying nothing", C.FIRST_TURN, C.NOBODY_BIDS))
+            lines.append(say(says("nobody_bid", seat=state.names[state.turn]), C.FIRST_TURN, C.NOBODY_BIDS))
             state.turn = (state.turn - 1) % state.seats
             next_turn(state, lines)
             return
-        lines.append(say(f"Sold to {state.names[auction.bidder]} for {auction.high}: they start the game", C.FIRST_TURN))
+        lines.append(say(says("sold_first_turn", seat=state.names[auction.bidder], high=auction.high), C.FIRST_TURN))
         state.due = Due(auction.bidder, auction.high, "first-turn")
         state.phase = PAYMENT
         return
     assert auction.bidder is not None
     state.auction = None
-    lines.append(say(f"{card_label(state, auction.card)} is sold to {state.names[auction.bidder]} for {auction.high}", C.STEP2))
+    lines.append(say(says("card_sold", card=card_label(state, auction.card), seat=state.names[auction.bidder], high=auction.high), C.STEP2))
     state.due = Due(auction.bidder, auction.high, "investment", auction.card)
     state.phase = PAYMENT
 
@@ -119,21 +119,21 @@ def check_pay(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[Due,
     as said; else what is due and where the money goes."""
     due = state.due
     if state.phase != PAYMENT or due is None:
-        raise IllegalMove(f"nothing is to be paid now: {phase_words(state)}", C.PAYING)
+        raise IllegalMove(says("nothing_to_pay", waiting=phase_words(state)), C.PAYING)
     if seat != due.seat:
-        raise IllegalMove(f"{state.names[due.seat]} pays {due.amount} now, not {state.names[seat]}", C.PAYING)
+        raise IllegalMove(says("someone_else_pays", payer=state.names[due.seat], amount=due.amount, seat=state.names[seat]), C.PAYING)
     return due, check_payment(state, seat, due.amount, payment, what=_due_words(state, due))
 
 
 def _due_words(state: MoneyMakerState, due: Due) -> str:
-    return "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
+    return says("first_turn") if due.purpose == "first-turn" else card_label(state, due.card)
 
 
 def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
     due, plan = check_pay(state, seat, payment)
     what = _due_words(state, due)
     paid = make_payment(state, seat, plan)
-    lines.append(say(f"{state.names[seat]} pays {due.amount} for {what}: {describe(state, paid)}", C.PAYING))
+    lines.append(say(says("pays_for", seat=state.names[seat], amount=due.amount, what=what, paid=describe(state, paid)), C.PAYING))
     private(state, seat, lines)
     state.due = None
     if due.purpose == "first-turn":
@@ -147,22 +147,22 @@ def do_pay(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) ->
     if seat == state.turn:
         state.won_auction = True
         state.phase = TRADE
-        lines.append(say(f"{state.names[seat]} won an auction: on to step 3", C.STEP2))
+        lines.append(say(says("won_auction", seat=state.names[seat]), C.STEP2))
     else:
         state.phase = INVEST
         if state.open_cards:
-            lines.append(say(f"{state.names[state.turn]} may open an auction on another card, or move on", C.STEP2))
+            lines.append(say(says("may_open_another", seat=state.names[state.turn]), C.STEP2))
 
 
 def check_open_auction(state: MoneyMakerState, seat: int, raw: str) -> tuple[str, int]:
     """Refuse opening an auction on ``raw`` now; else the open card and its opening bid."""
-    require_turn(state, seat, (INVEST,), "opening an auction")
+    require_turn(state, seat, (INVEST,), says("what_opening_auction"))
     if state.banks[seat].in_prison:
-        raise IllegalMove(f"{state.names[seat]} is in debtors' prison: no auction in its turn", C.PRISON)
+        raise IllegalMove(says("prison_no_auction", seat=state.names[seat]), C.PRISON)
     card_id = find_open(state, raw)
     opening = opening_bid(state, card_id)
     if state.beginner and opening > state.banks[seat].gold:
-        raise IllegalMove("the Beginner's Game has no credit: you cannot open above your gold", C.BEGINNER)
+        raise IllegalMove(says("beginner_open_gold"), C.BEGINNER)
     return card_id, opening
 
 
@@ -173,10 +173,10 @@ def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -
         taken = min(n, state.markets[market])
         state.markets[market] -= taken
         state.natural[market] += taken
+        more = says("more_valued", more=n - taken, price=state.comp.reserve_price) if taken < n else ""
         lines.append(
             say(
-                f"{taken} {market} goods leave their market for the natural reserve"
-                + (f" ({n - taken} more valued at {state.comp.reserve_price} each, the market being empty)" if taken < n else ""),
+                says("goods_leave_market", count=taken, market=market, more=more),
                 C.OPENING_BID,
             )
         )
@@ -184,7 +184,7 @@ def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -
     state.auction_opened = True
     state.phase = AUCTION
     lines.append(
-        say(f"{state.names[seat]} opens the auction on {card_label(state, card_id)} at {opening}; anyone may overbid", C.OPENING_BID)
+        say(says("opens_auction", seat=state.names[seat], card=card_label(state, card_id), opening=opening), C.OPENING_BID)
     )
 
 
@@ -197,22 +197,22 @@ def find_open(state: MoneyMakerState, raw: str) -> str:
     for card_id in state.open_cards:
         if card_kind(card_id) == code and (copy is None or card_id == f"{code}-{copy}"):
             return card_id
-    raise IllegalMove(f"{raw!r} is not an open investment card (open: {', '.join(state.open_cards) or 'none'})", C.STEP2)
+    raise IllegalMove(says("not_open_card", raw=raw, open=comma_list(state.open_cards) or says("none")), C.STEP2)
 
 
 def check_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment) -> tuple[int, PaymentPlan]:
     """Refuse the alternative step as asked; else the amount paid off and where the money goes."""
-    require_turn(state, seat, (INVEST,), "the alternative step")
+    require_turn(state, seat, (INVEST,), says("what_alternative"))
     if state.auction_opened:
-        raise IllegalMove("the alternative step replaces bidding: an auction was opened this turn", C.ALTERNATIVE)
+        raise IllegalMove(says("alternative_replaces_bidding"), C.ALTERNATIVE)
     bank = state.banks[seat]
     amount = bank.board.get(block, 0)
     if amount <= 0:
-        mine = ", ".join(f"{b}: {n}" for b, n in sorted(bank.board.items())) or "none"
-        raise IllegalMove(f"{state.names[seat]} has no credit on housing block {block!r} (its credit: {mine})", C.ALTERNATIVE)
+        mine = comma_list(says("block_amount", block=b, amount=n) for b, n in sorted(bank.board.items())) or says("none")
+        raise IllegalMove(says("no_credit_on_block", seat=state.names[seat], block=block, mine=mine), C.ALTERNATIVE)
     if payment.own:
-        raise IllegalMove("own credit cannot pay off own credit: use gold or other banks' credit", C.ALTERNATIVE)
-    return amount, check_payment(state, seat, amount, payment, what=f"paying off block {block}")
+        raise IllegalMove(says("own_pays_own"), C.ALTERNATIVE)
+    return amount, check_payment(state, seat, amount, payment, what=says("what_pay_off", block=block))
 
 
 def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, lines: Lines) -> None:
@@ -222,7 +222,7 @@ def do_pay_off(state: MoneyMakerState, seat: int, block: str, payment: Payment, 
     bank.take_board(block, amount)
     bank.extinguished += amount
     lines.append(
-        say(f"{state.names[seat]} pays off all {amount} of its credit on {block} ({describe(state, paid)}) and takes it back", C.ALTERNATIVE)
+        say(says("pays_off", seat=state.names[seat], amount=amount, block=block, paid=describe(state, paid)), C.ALTERNATIVE)
     )
     private(state, seat, lines)
     if bank.in_prison:

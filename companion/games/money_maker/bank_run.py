@@ -40,6 +40,7 @@ from companion.games.money_maker.state import (
     BankRun,
     MoneyMakerState,
 )
+from companion.games.money_maker.words import comma_list, die_dice, is_are, plural, says
 from companion.rules import Citation, Explanation, say
 
 Lines = list[Explanation]
@@ -48,7 +49,7 @@ Lines = list[Explanation]
 # the turn ----------------------------------------------------------------------------
 def start_turn(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     if state.offers:
-        lapse_offers(state, "the turn is over", lines)
+        lapse_offers(state, says("lapse_turn_over"), lines)
     state.turn = seat
     state.turn_no += 1
     state.bought = {}
@@ -60,14 +61,14 @@ def start_turn(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     name = state.names[seat]
     if len(state.open_cards) >= state.comp.max_open:
         state.phase = INVEST
-        lines.append(say(f"{name}'s turn {state.turn_no}: {state.comp.max_open} investment cards are open, so no card is drawn", C.FIVE_OPEN))
-        move_chip(state, 1, f"{state.comp.max_open} cards open", INVEST, lines)
+        lines.append(say(says("turn_max_open", seat=name, turn=state.turn_no, open=state.comp.max_open), C.FIVE_OPEN))
+        move_chip(state, 1, says("chip_cards_open", open=state.comp.max_open), INVEST, lines)
     elif sum(state.deck.values()) == 0:
         state.phase = INVEST
-        lines.append(say(f"{name}'s turn {state.turn_no}: the investment deck is empty, nothing to draw", C.STEP1))
+        lines.append(say(says("turn_deck_empty", seat=name, turn=state.turn_no), C.STEP1))
     else:
         state.phase = DRAW
-        lines.append(say(f"{name}'s turn {state.turn_no}: draw an investment card", C.STEP1))
+        lines.append(say(says("turn_draw", seat=name, turn=state.turn_no), C.STEP1))
 
 
 def next_turn(state: MoneyMakerState, lines: Lines) -> None:
@@ -94,9 +95,9 @@ def move_chip(
     """Move the upcoming bank-run chip; a bank run follows when it reaches the circle."""
     if spots <= 0 or not chips_left(state):
         return
-    lines.append(chip_line(state, spots, f"{why}: the bank-run chip", C.STEP5))
+    lines.append(chip_line(state, spots, says("chip_why", why=why), C.STEP5))
     if state.meter >= state.spots and state.phase != BANK_RUN:
-        start_bank_run(state, "the bank-run chip reached the bank-run circle", resume, lines, sectors)
+        start_bank_run(state, says("trigger_circle"), resume, lines, sectors)
 
 
 def chip_line(state: MoneyMakerState, spots: int, what: str, rule: Citation) -> Explanation:
@@ -108,17 +109,16 @@ def chip_line(state: MoneyMakerState, spots: int, what: str, rule: Citation) -> 
     moved = state.meter - before
     dropped = spots - moved
     if not dropped:
-        return say(f"{what} moves {_spots(spots)} ({state.meter} of {state.spots} to the bank-run circle)", rule)
+        return say(says("chip_moves", what=what, spots=_spots(spots), meter=state.meter, circle=state.spots), rule)
     return say(
-        f"{what} moves {_spots(moved)} and reaches the bank-run circle; "
-        f"the other {_spots(dropped)} {'is' if dropped == 1 else 'are'} dropped",
+        says("chip_reaches_circle", what=what, spots=_spots(moved), dropped=_spots(dropped), is_are=is_are(dropped)),
         rule,
         C.STEPS_DROPPED,
     )
 
 
 def _spots(n: int) -> str:
-    return f"{n} spot{'s' if n != 1 else ''}"
+    return plural(n, "spot")
 
 
 def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lines, sectors: list[str] | None = None) -> None:
@@ -133,8 +133,7 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
     state.auction = None
     lines.append(
         say(
-            f"Bank run {state.runs_started}: {trigger}; the chip takes spot {slot}. The game freezes; "
-            f"no exchange with the markets until it is over",
+            says("bank_run_starts", number=state.runs_started, trigger=trigger, slot=slot),
             C.BANK_RUN,
         )
     )
@@ -142,14 +141,14 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
         add_sectors(state, sectors[:needed], lines)
     missing = needed - len(state.bank_run.sectors)
     if missing > 0:
-        more = " more" if state.bank_run.sectors else ""
-        lines.append(
-            say(f"Roll {missing}{more} sector {'die' if missing == 1 else 'dice'} for the affected housing blocks", C.RUN_STEP1)
+        roll = says(
+            "roll_more_sector_dice" if state.bank_run.sectors else "roll_sector_dice", count=missing, dice=die_dice(missing)
         )
+        lines.append(say(roll, C.RUN_STEP1))
     if needed == 0 and not state.beginner:
         lines.append(
             say(
-                "Every bank is in ring I, which is undivided: all credit on it is affected, no sector die is needed",
+                says("ring_one_undivided"),
                 C.SECTOR_OPTIONAL,
                 C.RUN_STEP1,
             )
@@ -169,7 +168,7 @@ def add_sectors(state: MoneyMakerState, faces: list[str], lines: Lines) -> None:
     assert run is not None
     run.sectors.extend(faces)
     if len(run.sectors) >= run.needed:
-        lines.append(say(f"The sector dice show {', '.join(run.sectors)}", C.RUN_STEP1))
+        lines.append(say(says("sector_dice_show", faces=comma_list(run.sectors)), C.RUN_STEP1))
 
 
 def affected(state: MoneyMakerState, bank: Bank, symbols: set[str]) -> list[str]:
@@ -200,7 +199,7 @@ def begin_settlement(state: MoneyMakerState, lines: Lines) -> None:
             bank.extinguished += credit
             lines.append(
                 say(
-                    f"{state.names[seat]} subtracts {credit} the empty Gold Reserve owed them from the debt",
+                    says("reserve_owed_subtracted", seat=state.names[seat], credit=credit),
                     C.RUN_STEP2,
                 )
             )
@@ -208,7 +207,7 @@ def begin_settlement(state: MoneyMakerState, lines: Lines) -> None:
         if debt == 0:
             run.standing[seat] = SOLVENT
             continue
-        lines.append(say(f"{state.names[seat]} takes back {debt} credit from the affected housing blocks and owes it", C.RUN_STEP2))
+        lines.append(say(says("takes_back_credit", seat=state.names[seat], debt=debt), C.RUN_STEP2))
         if remaining == 0:
             settled(state, seat, lines)
         elif not any(n > 0 for n in bank.held.values()):
@@ -218,7 +217,7 @@ def begin_settlement(state: MoneyMakerState, lines: Lines) -> None:
             run.standing[seat] = UNSETTLED
             lines.append(
                 say(
-                    f"{state.names[seat]} holds other banks' credit: settle, saying how much of it to use (gold follows)",
+                    says("holds_foreign_settle", seat=state.names[seat]),
                     C.SOLVENT_ONLY,
                 )
             )
@@ -235,7 +234,7 @@ def put_down(state: MoneyMakerState, seat: int, gold: int, lines: Lines) -> None
     bank.extinguished += gold
     run.paid_own[seat] += gold
     if gold:
-        lines.append(say(f"{state.names[seat]} puts down {gold} gold", C.RUN_STEP2))
+        lines.append(say(says("puts_down_gold", seat=state.names[seat], gold=gold), C.RUN_STEP2))
         private(state, seat, lines)
     remaining = run.debts[seat] - run.paid_own[seat]
     if remaining == 0:
@@ -245,8 +244,7 @@ def put_down(state: MoneyMakerState, seat: int, gold: int, lines: Lines) -> None
         run.residual[seat] = remaining
         lines.append(
             say(
-                f"{state.names[seat]} is insolvent: {remaining} credit stays in front of the vault. "
-                f"Negotiate with a solvent bank (deal, then pay_debt) or degrade",
+                says("insolvent", seat=state.names[seat], remaining=remaining),
                 C.NEGOTIATING,
             )
         )
@@ -258,7 +256,7 @@ def settled(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     run.standing[seat] = SOLVENT
     run.residual.pop(seat, None)
     bank = state.banks[seat]
-    lines.append(say(f"{state.names[seat]} is solvent: paid {run.debts[seat]}", C.RUN_STEP2))
+    lines.append(say(says("solvent", seat=state.names[seat], paid=run.debts[seat]), C.RUN_STEP2))
     if bank.in_prison:
         free_from_prison(state, seat, lines)
         return
@@ -271,17 +269,17 @@ def check_settle(state: MoneyMakerState, seat: int, payment: Payment) -> tuple[i
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != UNSETTLED:
-        raise IllegalMove(f"{state.names[seat]} has nothing left to settle in this bank run", C.RUN_STEP2)
+        raise IllegalMove(says("nothing_to_settle", seat=state.names[seat]), C.RUN_STEP2)
     if payment.own:
-        raise IllegalMove("own credit never pays a bank-run debt: use gold or other banks' credit", C.OWN_CREDIT_NOT_FOR_DEBT)
+        raise IllegalMove(says("own_credit_not_for_debt"), C.OWN_CREDIT_NOT_FOR_DEBT)
     if payment.gold is not None:
-        raise IllegalMove("the gold is not chosen: a bank puts down all its gold up to what it owes", C.RUN_STEP2)
+        raise IllegalMove(says("gold_not_chosen"), C.RUN_STEP2)
     owes = run.debts[seat] - run.paid_own[seat]
     foreign = payment.foreign_total
     if foreign > owes:
-        raise IllegalMove(f"{state.names[seat]} owes {owes}; it cannot pay {foreign} of other banks' credit", C.RUN_STEP2)
+        raise IllegalMove(says("owes_cannot_pay_foreign", seat=state.names[seat], owes=owes, foreign=foreign), C.RUN_STEP2)
     if foreign:
-        return foreign, check_payment(state, seat, foreign, payment, what="the bank-run debt")
+        return foreign, check_payment(state, seat, foreign, payment, what=says("what_run_debt"))
     return foreign, None
 
 
@@ -295,7 +293,7 @@ def settle(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) ->
         paid = make_payment(state, seat, plan)
         state.banks[seat].extinguished += foreign
         run.paid_own[seat] += foreign
-        lines.append(say(f"{state.names[seat]} pays with {describe(state, paid)}", C.SOLVENT_ONLY))
+        lines.append(say(says("pays_with", seat=state.names[seat], paid=describe(state, paid)), C.SOLVENT_ONLY))
     bank = state.banks[seat]
     put_down(state, seat, min(bank.gold, owes - foreign), lines)
     maybe_finish(state, lines)
@@ -306,16 +304,16 @@ def check_pay_debt(state: MoneyMakerState, seat: int, payment: Payment) -> tuple
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != INSOLVENT:
-        raise IllegalMove(f"{state.names[seat]} has no residual debt in this bank run", C.NEGOTIATING)
+        raise IllegalMove(says("no_residual_debt", seat=state.names[seat]), C.NEGOTIATING)
     if payment.own:
-        raise IllegalMove("own credit never pays a bank-run debt: use gold or other banks' credit", C.OWN_CREDIT_NOT_FOR_DEBT)
+        raise IllegalMove(says("own_credit_not_for_debt"), C.OWN_CREDIT_NOT_FOR_DEBT)
     amount = payment.total()
     residual = run.residual[seat]
     if amount <= 0:
-        raise IllegalMove("say how much to pay: 'gold' and/or 'foreign' (other banks' credit)", C.NEGOTIATING)
+        raise IllegalMove(says("say_how_much"), C.NEGOTIATING)
     if amount > residual:
-        raise IllegalMove(f"{state.names[seat]} owes {residual}; it cannot pay {amount}", C.NEGOTIATING)
-    return amount, check_payment(state, seat, amount, payment, what="the residual debt")
+        raise IllegalMove(says("owes_cannot_pay", seat=state.names[seat], owes=residual, amount=amount), C.NEGOTIATING)
+    return amount, check_payment(state, seat, amount, payment, what=says("what_residual_debt"))
 
 
 def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) -> None:
@@ -327,12 +325,12 @@ def pay_debt(state: MoneyMakerState, seat: int, payment: Payment, lines: Lines) 
     paid = make_payment(state, seat, plan)
     state.banks[seat].extinguished += amount
     run.residual[seat] = residual - amount
-    lines.append(say(f"{state.names[seat]} pays {amount} of the residual debt: {describe(state, paid)}", C.NEGOTIATING))
+    lines.append(say(says("pays_residual", seat=state.names[seat], amount=amount, paid=describe(state, paid)), C.NEGOTIATING))
     private(state, seat, lines)
     if run.residual[seat] == 0:
         lines.append(
             say(
-                f"Only the {run.paid_own[seat]} {state.names[seat]} paid on its own before the deficit counts for promotion",
+                says("own_payment_counts", paid=run.paid_own[seat], seat=state.names[seat]),
                 C.OWN_PAYMENT_COUNTS,
             )
         )
@@ -349,18 +347,18 @@ def maybe_finish(state: MoneyMakerState, lines: Lines) -> None:
         return
     state.runs_done += 1
     state.bank_run = None
-    lines.append(say(f"Bank run {run.number} is over ({state.runs_done} of {state.length} in this game)", C.BANK_RUN))
+    lines.append(say(says("bank_run_over", number=run.number, done=state.runs_done, length=state.length), C.BANK_RUN))
     if state.offers:
-        lapse_offers(state, "the bank run is over", lines)
+        lapse_offers(state, says("lapse_run_over"), lines)
     check_end(state, lines)
     if state.phase == OVER:
         return
     if state.meter >= state.spots and chips_left(state):
-        start_bank_run(state, "degraded banks pushed the next chip into the bank-run circle", run.resume, lines)
+        start_bank_run(state, says("trigger_degraded"), run.resume, lines)
         return
     if not run.resume or state.banks[state.turn].bankrupt:
         next_turn(state, lines)
     else:
         state.phase = run.resume
-        lines.append(say(f"{state.names[state.turn]}'s turn goes on", C.BANK_RUN))
+        lines.append(say(says("turn_goes_on", seat=state.names[state.turn]), C.BANK_RUN))
 

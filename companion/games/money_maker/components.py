@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games.money_maker.words import comma_list, says
+
 MARKETS = ("production", "consumer")
 RATINGS = ("I", "II", "III", "IV", "V", "VI")
 COLOURS = ("red", "green", "blue")
@@ -242,14 +244,14 @@ class _Check:
     def obj(self, parent: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any] | None:
         value = parent.get(key)
         if not isinstance(value, Mapping):
-            self.problems.append(f"{where}{key}: must be an object")
+            self.problems.append(says("ed_object", where=f"{where}{key}"))
             return None
         return value
 
     def int_at(self, parent: Mapping[str, Any], key: str, where: str, minimum: int = 0) -> int | None:
         value: Any = parent.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            self.problems.append(f"{where}{key}: must be a whole number of at least {minimum}, not {value!r}")
+            self.problems.append(says("ed_whole_at_least", where=f"{where}{key}", minimum=minimum, value=value))
             return None
         return value
 
@@ -262,16 +264,16 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
         total = c.int_at(gold, "total", "gold.", 1)
         c.int_at(gold, "start_per_seat", "gold.", 0)
         pieces = gold.get("pieces")
-        if c.need(isinstance(pieces, Mapping), "gold.pieces: must be an object of value -> count"):
+        if c.need(isinstance(pieces, Mapping), says("ed_pieces_object")):
             assert isinstance(pieces, Mapping)
             try:
                 summed = sum(int(v) * int(n) for v, n in pieces.items())
             except (TypeError, ValueError):
-                c.need(False, "gold.pieces: every value and count must be a whole number")
+                c.need(False, says("ed_pieces_whole"))
             else:
                 c.need(
                     total is None or summed == total,
-                    f"gold.total is {total} but the pieces add up to {summed}",
+                    says("ed_pieces_sum", total=total, summed=summed),
                 )
     faces: list[str] = []
     sector = c.obj(ed, "sector_die", "")
@@ -279,26 +281,26 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
         raw = sector.get("faces")
         if c.need(
             isinstance(raw, list) and len(raw) >= 2 and all(isinstance(f, str) and f for f in raw),
-            "sector_die.faces: must list the symbols on the sector die",
+            says("ed_sector_faces"),
         ):
             faces = list(raw)  # type: ignore[arg-type]
-            c.need(len(set(faces)) == len(faces), "sector_die.faces: a symbol is listed twice")
+            c.need(len(set(faces)) == len(faces), says("ed_sector_twice"))
         c.int_at(sector, "second_die_from_bank_run", "sector_die.", 1)
     die = c.obj(ed, "credit_die", "")
     if die is not None:
         cf = c.obj(die, "faces", "credit_die.")
         if cf is not None:
-            c.need(len(cf) > 0, "credit_die.faces: the credit die needs faces")
+            c.need(len(cf) > 0, says("ed_credit_faces"))
             for name, f in cf.items():
-                if not c.need(isinstance(f, Mapping), f"credit_die.faces.{name}: must be an object"):
+                if not c.need(isinstance(f, Mapping), says("ed_object", where=f"credit_die.faces.{name}")):
                     continue
                 c.need(
                     f.get("colour") in COLOURS,
-                    f"credit_die.faces.{name}.colour: must be one of {', '.join(COLOURS)}, not {f.get('colour')!r}",
+                    says("ed_colour", where=f"credit_die.faces.{name}.colour", colours=comma_list(COLOURS), value=f.get("colour")),
                 )
                 c.need(
                     _is_int(f.get("number")) and f.get("number", 0) > 0,
-                    f"credit_die.faces.{name}.number: must be a whole number above 0",
+                    says("ed_above_zero", where=f"credit_die.faces.{name}.number"),
                 )
         bc = c.obj(die, "beginner_counts", "credit_die.")
         if bc is not None and cf is not None:
@@ -306,7 +308,7 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
                 if isinstance(f, Mapping) and _is_int(f.get("number")):
                     c.need(
                         str(f["number"]) in bc,
-                        f"credit_die.beginner_counts: no count for the number {f['number']} (face {name})",
+                        says("ed_beginner_count", number=f["number"], face=name),
                     )
     rings = c.obj(ed, "rings", "")
     block_ids: set[str] = set()
@@ -320,30 +322,30 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
             blocks = c.obj(ring, "blocks", f"rings.{name}.")
             if blocks is None:
                 continue
-            c.need(len(blocks) >= 1, f"rings.{name}.blocks: a ring needs at least one housing block")
+            c.need(len(blocks) >= 1, says("ed_ring_blocks", where=f"rings.{name}.blocks"))
             if i == 0:
-                c.need(len(blocks) == 1, "rings.I.blocks: ring I is undivided (one block)")
+                c.need(len(blocks) == 1, says("ed_ring_one"))
             covered: set[str] = set()
             for bid, block in blocks.items():
-                c.need(bid not in block_ids, f"rings.{name}.blocks.{bid}: the block id is used twice")
+                c.need(bid not in block_ids, says("ed_block_twice", where=f"rings.{name}.blocks.{bid}"))
                 block_ids.add(bid)
-                if not c.need(isinstance(block, Mapping), f"rings.{name}.blocks.{bid}: must be an object"):
+                if not c.need(isinstance(block, Mapping), says("ed_object", where=f"rings.{name}.blocks.{bid}")):
                     continue
                 syms = block.get("symbols")
                 if not c.need(
                     isinstance(syms, list) and len(syms) > 0,
-                    f"rings.{name}.blocks.{bid}.symbols: must list at least one sector symbol",
+                    says("ed_block_symbols", where=f"rings.{name}.blocks.{bid}.symbols"),
                 ):
                     continue
                 for s in syms:  # type: ignore[union-attr]
                     if faces and s not in faces:
                         c.problems.append(
-                            f"rings.{name}.blocks.{bid}.symbols: {s!r} is not a face of the sector die ({', '.join(faces)})"
+                            says("ed_not_sector_face", where=f"rings.{name}.blocks.{bid}.symbols", symbol=s, faces=comma_list(faces))
                         )
                     covered.add(str(s))
             if faces and i == 0:
                 missing = [f for f in faces if f not in covered]
-                c.need(not missing, f"rings.I: the undivided ring must carry every symbol; missing {', '.join(missing)}")
+                c.need(not missing, says("ed_ring_one_symbols", missing=comma_list(missing)))
     prison = c.obj(ed, "prison", "")
     if prison is not None:
         c.int_at(prison, "score_value", "prison.", -1000)
@@ -354,18 +356,18 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
             for n in range(2, 7):
                 c.need(
                     _is_int(spots.get(str(n))) and spots[str(n)] >= 1,
-                    f"meter.spots_to_circle.{n}: must be a whole number of at least 1 (for {n} seats)",
+                    says("ed_spots", seats=n),
                 )
         circle = meter.get("circle")
         c.need(
             isinstance(circle, list) and len(circle) >= 1 and all(isinstance(x, str) for x in circle),
-            "meter.circle: must list the bank-run circle's spots (B1..B5)",
+            says("ed_circle"),
         )
         c.int_at(meter, "degrade_moves", "meter.", 0)
         if isinstance(circle, list):
             c.need(
                 len(circle) >= 5,
-                f"meter.circle: needs room for 5 bank runs (the longest game), has {len(circle)}",
+                says("ed_circle_room", count=len(circle)),
             )
     markets = c.obj(ed, "markets", "")
     if markets is not None:
@@ -376,17 +378,17 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
             slots = market.get("slots")
             ok = c.need(
                 isinstance(slots, list) and len(slots) >= 1 and all(_is_int(p) and p >= 0 for p in slots),
-                f"markets.{m}.slots: must list the price beside each slot (whole numbers)",
+                says("ed_slots", where=f"markets.{m}.slots"),
             )
             fill = c.int_at(market, "start_fill", f"markets.{m}.", 0)
             goods = c.int_at(market, "goods", f"markets.{m}.", 0)
             if ok and fill is not None:
                 c.need(
                     fill <= len(slots),  # type: ignore[arg-type]
-                    f"markets.{m}.start_fill: {fill} goods do not fit in {len(slots)} slots",  # type: ignore[arg-type]
+                    says("ed_fill_fits", where=f"markets.{m}.start_fill", fill=fill, slots=len(slots)),  # type: ignore[arg-type]
                 )
             if fill is not None and goods is not None:
-                c.need(fill <= goods, f"markets.{m}: start_fill {fill} is more than the {goods} goods in the box")
+                c.need(fill <= goods, says("ed_fill_goods", where=f"markets.{m}", fill=fill, goods=goods))
     rules = c.obj(ed, "market_rules", "")
     if rules is not None:
         c.int_at(rules, "reserve_price", "market_rules.", 0)
@@ -402,31 +404,31 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
             total = 0
             for code, k in kinds.items():
                 w = f"investment_cards.kinds.{code}"
-                if not c.need(_code_ok(code), f"{w}: a card code is 1-5 uppercase letters and digits (it goes into the QR tag)"):
+                if not c.need(_code_ok(code), says("ed_code", where=w)):
                     continue
-                if not c.need(isinstance(k, Mapping), f"{w}: must be an object"):
+                if not c.need(isinstance(k, Mapping), says("ed_object", where=w)):
                     continue
                 copies = c.int_at(k, "copies", f"{w}.", 0)
                 total += copies or 0
-                c.need(isinstance(k.get("name"), str) and bool(k.get("name")), f"{w}.name: needs the card's name")
-                c.need(isinstance(k.get("guild"), str) and bool(k.get("guild")), f"{w}.guild: needs the card's guild")
+                c.need(isinstance(k.get("name"), str) and bool(k.get("name")), says("ed_card_name", where=f"{w}.name"))
+                c.need(isinstance(k.get("guild"), str) and bool(k.get("guild")), says("ed_card_guild", where=f"{w}.guild"))
                 req = k.get("requires")
                 c.need(
                     isinstance(req, Mapping) and len(req) == 1 and all(m in MARKETS and _is_int(n) and n > 0 for m, n in req.items()),
-                    f"{w}.requires: must name one market (production or consumer) and a count above 0",
+                    says("ed_requires", where=f"{w}.requires"),
                 )
                 has_trade = "trade" in k
                 has_out = "output" in k
-                if c.need(has_trade != has_out, f"{w}: a card has either 'output' (regular) or 'trade' (trading card)"):
+                if c.need(has_trade != has_out, says("ed_output_or_trade", where=w)):
                     if has_trade:
-                        c.need(_is_int(k["trade"]) and k["trade"] > 0, f"{w}.trade: must be a whole number above 0")
+                        c.need(_is_int(k["trade"]) and k["trade"] > 0, says("ed_above_zero", where=f"{w}.trade"))
                     else:
                         out = k["output"]
                         c.need(
                             isinstance(out, Mapping) and len(out) >= 1 and all(m in MARKETS and _is_int(n) and n > 0 for m, n in out.items()),
-                            f"{w}.output: must map production/consumer to a count above 0",
+                            says("ed_output", where=f"{w}.output"),
                         )
-            c.need(total >= 1, "investment_cards.kinds: the deck has no cards")
+            c.need(total >= 1, says("ed_no_cards"))
     act = c.obj(ed, "action_cards", "")
     if act is not None:
         c.int_at(act, "price", "action_cards.", 0)
@@ -434,18 +436,18 @@ def edition_problems(ed: Mapping[str, Any]) -> list[str]:
         if kinds is not None:
             for code, k in kinds.items():
                 w = f"action_cards.kinds.{code}"
-                if not c.need(_code_ok(code), f"{w}: a card code is 1-5 uppercase letters and digits (it goes into the QR tag)"):
+                if not c.need(_code_ok(code), says("ed_code", where=w)):
                     continue
-                if not c.need(isinstance(k, Mapping), f"{w}: must be an object"):
+                if not c.need(isinstance(k, Mapping), says("ed_object", where=w)):
                     continue
                 c.int_at(k, "copies", f"{w}.", 0)
-                c.need(isinstance(k.get("name"), str) and bool(k.get("name")), f"{w}.name: needs the card's name")
-                c.need(isinstance(k.get("text", ""), str), f"{w}.text: must be text")
+                c.need(isinstance(k.get("name"), str) and bool(k.get("name")), says("ed_card_name", where=f"{w}.name"))
+                c.need(isinstance(k.get("text", ""), str), says("ed_text", where=f"{w}.text"))
             names = [str(k.get("name", "")).lower() for k in kinds.values() if isinstance(k, Mapping)]
-            c.need(len(set(names)) == len(names), "action_cards.kinds: two kinds have the same name")
+            c.need(len(set(names)) == len(names), says("ed_same_name"))
         if inv is not None and isinstance(inv.get("kinds"), Mapping) and kinds is not None:
             clash = set(inv["kinds"]) & set(kinds)
-            c.need(not clash, f"card codes used by both decks: {', '.join(sorted(clash))}")
+            c.need(not clash, says("ed_clash", codes=comma_list(sorted(clash))))
     return c.problems
 
 

@@ -37,18 +37,19 @@ from companion.errors import IllegalMove, InvalidCommand
 from companion.games.base import ActionHint, Choice, Field
 from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
+from companion.games.money_maker.words import comma_list, says
 from companion.rules import Explanation
 
 TARGETS: tuple[Target, ...] = (
-    Target("gold", "gold in the vault (from/to the Gold Reserve)", hidden=True),
-    Target("goods_production", "production goods in the vault (from/to the natural reserve)", hidden=True),
-    Target("goods_consumer", "consumer goods in the vault (from/to the natural reserve)", hidden=True),
-    Target("rating", "rating (ring 1-6; the credit moves to the new ring)"),
-    Target("credit", "credit on a housing block (choose the block)"),
-    Target("meter", "bank-run chip: spots moved on the meter", seat=False),
-    Target("market_production", "production market: goods in it (from/to its natural reserve)", seat=False),
-    Target("market_consumer", "consumer market: goods in it (from/to its natural reserve)", seat=False),
-    Target("reserve", "Gold Reserve", seat=False),
+    Target("gold", says("target_gold"), hidden=True),
+    Target("goods_production", says("target_goods_production"), hidden=True),
+    Target("goods_consumer", says("target_goods_consumer"), hidden=True),
+    Target("rating", says("target_rating")),
+    Target("credit", says("target_credit")),
+    Target("meter", says("target_meter"), seat=False),
+    Target("market_production", says("target_market_production"), seat=False),
+    Target("market_consumer", says("target_market_consumer"), seat=False),
+    Target("reserve", says("target_reserve"), seat=False),
 )
 
 
@@ -59,7 +60,7 @@ def parse_correct(state: MoneyMakerState, command: Command) -> dict[str, Any]:
     if target.key == "credit":
         block = command.arg("block")
         if not isinstance(block, str) or not block.strip():
-            raise InvalidCommand("'correct' credit needs 'block': the housing block (e.g. 'II-3')")
+            raise InvalidCommand(says("correct_needs_block"))
         args["block"] = block.strip()
     return args
 
@@ -69,47 +70,50 @@ def check_correct(state: MoneyMakerState, a: Mapping[str, Any]) -> None:
     value, to, seat = a["value"], a["to"], a["seat"]
     comp = state.comp
     label = next(t.noun for t in TARGETS if t.key == value)
-    whose = f"{state.names[seat]}'s " if seat is not None else "the "
+    whose = state.names[seat] if seat is not None else ""
 
     def refuse(why: str) -> IllegalMove:
-        return IllegalMove(f"cannot correct {whose}{label} to {to}: {why}", CORRECTION_RULE)
+        text = says(
+            "cannot_correct_seat" if seat is not None else "cannot_correct_table", seat=whose, label=label, to=to, why=why
+        )
+        return IllegalMove(text, CORRECTION_RULE)
 
     if to < 0:
-        raise refuse("it cannot be negative")
+        raise refuse(says("why_negative"))
     if seat is None:
         if value == "meter":
             if to >= state.spots:
-                raise refuse(f"the bank-run circle is {state.spots} spots away: a bank run starts by the rules, not by a correction")
+                raise refuse(says("why_circle", spots=state.spots))
         elif value != "reserve":
             market = value[7:]
             slots = len(comp.markets[market].slots)
             if to > slots:
-                raise refuse(f"the {market} market has {slots} slots")
+                raise refuse(says("why_slots", market=market, slots=slots))
             if to - state.markets[market] > state.natural[market]:
-                raise refuse(f"the {market} natural reserve holds only {state.natural[market]}")
+                raise refuse(says("natural_reserve_only", market=market, count=state.natural[market]))
         return
     bank = state.banks[seat]
     name = state.names[seat]
     if bank.bankrupt:
-        raise refuse(f"{name} is bankrupt and out of the game")
+        raise refuse(says("bankrupt_out", seat=name))
     if value == "gold":
         if to - bank.gold > state.reserve:
-            raise refuse(f"the Gold Reserve holds only {state.reserve} (correct the reserve first if it is wrong)")
+            raise refuse(says("why_reserve", reserve=state.reserve))
     elif value.startswith("goods_"):
         market = value[6:]
         if to - bank.goods[market] > state.natural[market]:
-            raise refuse(f"the {market} natural reserve holds only {state.natural[market]}")
+            raise refuse(says("natural_reserve_only", market=market, count=state.natural[market]))
     elif value == "rating":
         if not 1 <= to <= len(comp.rings):
-            raise refuse(f"a rating is a ring from 1 to {len(comp.rings)} (debtors' prison comes by degradation)")
+            raise refuse(says("why_rating", rings=len(comp.rings)))
     else:  # credit on a block
         block = a["block"]
         if bank.rating == PRISON:
-            raise refuse(f"{name} is in debtors' prison: its credit on the board is its debt (correct its rating first if it is wrong)")
+            raise refuse(says("why_prison_credit", seat=name))
         ring = comp.ring(bank.rating)
         if ring.block(block) is None:
-            blocks = ", ".join(b.id for b in ring.blocks)
-            raise refuse(f"housing block {block!r} is not on {name}'s ring {ring.name} ({blocks})")
+            blocks = comma_list(b.id for b in ring.blocks)
+            raise refuse(says("why_block", block=block, seat=name, ring=ring.name, blocks=blocks))
 
 
 def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanation]) -> None:
@@ -127,23 +131,25 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         old = bank.gold
         bank.gold = to
         state.reserve -= more
-        extra = f"{more} from the Gold Reserve" if more >= 0 else f"{-more} back to the Gold Reserve"
-        lines.extend(correction_lines(name, "gold", str(old), str(to), reason, hidden_seat=seat, extra=extra))
+        extra = says("from_reserve", amount=more) if more >= 0 else says("back_to_reserve", amount=-more)
+        lines.extend(correction_lines(name, says("what_gold"), str(old), str(to), reason, hidden_seat=seat, extra=extra))
     elif value.startswith("goods_"):
         market = value[6:]
         more = to - bank.goods[market]
         old = bank.goods[market]
         bank.goods[market] = to
         state.natural[market] -= more
-        extra = f"{more} from the natural reserve" if more >= 0 else f"{-more} back to the natural reserve"
-        lines.extend(correction_lines(name, f"{market} goods", str(old), str(to), reason, hidden_seat=seat, extra=extra))
+        extra = says("from_natural", amount=more) if more >= 0 else says("back_to_natural", amount=-more)
+        lines.extend(correction_lines(name, says("what_goods", market=market), str(old), str(to), reason, hidden_seat=seat, extra=extra))
     elif value == "rating":
         old_rating = bank.rating
-        old_name = "debtors' prison" if old_rating == PRISON else f"ring {comp.ring(old_rating).name}"
+        old_name = says("debtors_prison") if old_rating == PRISON else says("ring_named", ring=comp.ring(old_rating).name)
         move_to_ring(state, bank, to)
-        where = ", ".join(f"{b}: {n}" for b, n in sorted(bank.board.items()))
-        extra = f"its credit moves to the new ring ({where}); it may rearrange it" if where else ""
-        lines.extend(correction_lines(name, "rating", old_name, f"ring {comp.ring(to).name}", reason, extra=extra))
+        where = comma_list(says("block_amount", block=b, amount=n) for b, n in sorted(bank.board.items()))
+        extra = says("credit_moves_rearrange", where=where) if where else ""
+        lines.extend(
+            correction_lines(name, says("what_rating"), old_name, says("ring_named", ring=comp.ring(to).name), reason, extra=extra)
+        )
     else:  # credit on a block
         block = a["block"]
         old = bank.board.get(block, 0)
@@ -153,33 +159,33 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         else:
             bank.take_board(block, old - to)
             bank.extinguished += old - to
-        lines.extend(correction_lines(name, f"credit on {block}", str(old), str(to), reason))
+        lines.extend(correction_lines(name, says("what_credit_on", block=block), str(old), str(to), reason))
 
 
 def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, lines: list[Explanation]) -> None:
     if value == "meter":
         old = state.meter
         state.meter = to
-        lines.extend(correction_lines("", "bank-run chip (spots on the meter)", str(old), str(to), reason))
+        lines.extend(correction_lines("", says("what_meter"), str(old), str(to), reason))
     elif value == "reserve":
         old = state.reserve
         state.reserve = to
         state.gold_corrected += to - old
-        lines.extend(correction_lines("", "Gold Reserve", str(old), str(to), reason))
+        lines.extend(correction_lines("", says("target_reserve"), str(old), str(to), reason))
     else:
         market = value[7:]
         old = state.markets[market]
         state.markets[market] = to
         state.natural[market] -= to - old
         lines.extend(
-            correction_lines("", f"{market} market", str(old), str(to), reason,
-                             extra=f"{state.natural[market]} left in its natural reserve")
+            correction_lines("", says("what_market", market=market), str(old), str(to), reason,
+                             extra=says("left_in_natural", count=state.natural[market]))
         )
 
 
 def host_hint(state: MoneyMakerState) -> ActionHint:
-    blocks = tuple(Choice(b.id, f"{b.id} (ring {r.name})") for r in state.comp.rings for b in r.blocks)
-    block_field = Field("block", "Housing block (for credit)", "choice", blocks, default=blocks[0].value if blocks else None)
+    blocks = tuple(Choice(b.id, says("block_of_ring", block=b.id, ring=r.name)) for r in state.comp.rings for b in r.blocks)
+    block_field = Field("block", says("field_block"), "choice", blocks, default=blocks[0].value if blocks else None)
     live = [b.seat for b in state.banks if not b.bankrupt]
     return correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0, moves_money=True)
 

@@ -15,6 +15,7 @@ from companion.games.money_maker.offers import find_offer, offer_words
 from companion.games.money_maker.payment import private
 from companion.games.money_maker.prison import prisoner_absorbs
 from companion.games.money_maker.state import OVER, Bank, DealOffer, MoneyMakerState, card_label
+from companion.games.money_maker.words import comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -67,12 +68,12 @@ def check_deal(
     has received ``a``'s part).  ``as_if``: what a bank is taken to hold on
     top of its vault (see :func:`_as_if_held`).  Pure: two vaults' counts."""
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     if a == b:
-        raise IllegalMove("a deal is between two different banks", C.DEALS)
+        raise IllegalMove(says("deal_two_banks"), C.DEALS)
     for s in (a, b):
         if state.banks[s].bankrupt:
-            raise IllegalMove(f"{state.names[s]} is bankrupt and out of the game", C.BANKRUPTCY)
+            raise IllegalMove(says("bankrupt_out", seat=state.names[s]), C.BANKRUPTCY)
     vaults = {s: _Vault.of(state.banks[s]) for s in (a, b)}
     for s, bundle in (as_if or {}).items():
         _as_if_held(vaults[s], s, bundle)
@@ -82,14 +83,14 @@ def check_deal(
         t = vaults[taker]
         gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
         if gold > g.gold:
-            raise IllegalMove(f"{state.names[giver]}'s vault does not hold {gold} gold (a vault stays secret: ask its owner)", C.DEALS)
+            raise IllegalMove(says("deal_vault_gold", seat=state.names[giver], gold=gold), C.DEALS)
         g.gold -= gold
         t.gold += gold
         goods = bundle.get("goods", {})
         assert isinstance(goods, Mapping)
         for market, n in goods.items():
             if g.goods[market] < n:
-                raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} {market} goods", C.DEALS)
+                raise IllegalMove(says("vault_lacks_goods", seat=state.names[giver], count=n, market=market), C.DEALS)
             g.goods[market] -= n
             t.goods[market] += n
         credit = bundle.get("credit", {})
@@ -99,10 +100,10 @@ def check_deal(
                 continue
             if issuer == giver:
                 if state.beginner:
-                    raise IllegalMove("the Beginner's Game has no credit", C.BEGINNER)
+                    raise IllegalMove(says("beginner_no_credit"), C.BEGINNER)
             else:
                 if g.held.get(issuer, 0) < n:
-                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold {n} of {state.names[issuer]}'s credit", C.DEALS)
+                    raise IllegalMove(says("vault_lacks_credit", seat=state.names[giver], amount=n, issuer=state.names[issuer]), C.DEALS)
                 g.held[issuer] = g.held.get(issuer, 0) - n
             if issuer != taker:
                 t.held[issuer] = t.held.get(issuer, 0) + n
@@ -111,7 +112,7 @@ def check_deal(
         for raw in cards:
             card_id = next((c for c in g.cards if c.upper() == str(raw).upper()), None)
             if card_id is None:
-                raise IllegalMove(f"{state.names[giver]} holds no investment card {raw!r}", C.DEALS)
+                raise IllegalMove(says("holds_no_investment", seat=state.names[giver], raw=raw), C.DEALS)
             g.cards.remove(card_id)
             t.cards.append(card_id)
         actions = bundle.get("actions", [])
@@ -122,7 +123,7 @@ def check_deal(
                 if "?" in g.actions:
                     code = "?"
                 else:
-                    raise IllegalMove(f"{state.names[giver]}'s vault does not hold that action card", C.DEALS)
+                    raise IllegalMove(says("vault_lacks_action", seat=state.names[giver]), C.DEALS)
             g.actions.remove(code)
             t.actions.append(code)
 
@@ -140,14 +141,14 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
         g.gold -= gold
         t.gold += gold
         if gold:
-            summary[giver].append(f"{gold} gold")
+            summary[giver].append(says("gold_count", gold=gold))
         goods = bundle.get("goods", {})
         assert isinstance(goods, Mapping)
         for market, n in goods.items():
             g.goods[market] -= n
             t.goods[market] += n
             if n:
-                summary[giver].append(f"{n} {market} goods")
+                summary[giver].append(says("goods_count", count=n, market=market))
         credit = bundle.get("credit", {})
         assert isinstance(credit, Mapping)
         for issuer, n in credit.items():
@@ -161,14 +162,14 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
                 t.extinguished += n  # a bank's own credit comes home
             else:
                 t.add_held(issuer, n)
-            summary[giver].append(f"{n} of {state.names[issuer]}'s credit")
+            summary[giver].append(says("credit_of", amount=n, issuer=state.names[issuer]))
         cards = bundle.get("cards", [])
         assert isinstance(cards, list)
         for raw in cards:
             card_id = next(c for c in g.cards if c.upper() == str(raw).upper())
             g.cards.remove(card_id)
             t.cards.append(card_id)
-            public.append(f"{card_label(state, card_id)} goes from {state.names[giver]} to {state.names[taker]}")
+            public.append(says("card_goes", card=card_label(state, card_id), giver=state.names[giver], taker=state.names[taker]))
         actions = bundle.get("actions", [])
         assert isinstance(actions, list)
         for raw in actions:
@@ -177,14 +178,17 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
                 code = "?"
             g.actions.remove(code)
             t.actions.append(code)
-            summary[giver].append("an action card")
-    lines.append(say(f"{state.names[a]} and {state.names[b]} record a deal", C.DEALS))
+            summary[giver].append(says("an_action_card"))
+    lines.append(say(says("record_deal", a=state.names[a], b=state.names[b]), C.DEALS))
     for text in public:
         lines.append(say(text, C.DEALS))
     for s in (a, b):
         lines.append(
             say(
-                f"Deal: {state.names[a]} gives {', '.join(summary[a]) or 'nothing'}; {state.names[b]} gives {', '.join(summary[b]) or 'nothing'}",
+                says(
+                    "deal_summary", a=state.names[a], a_gives=comma_list(summary[a]) or says("nothing"),
+                    b=state.names[b], b_gives=comma_list(summary[b]) or says("nothing"),
+                ),
                 C.DEALS,
                 audience=[s],
             )
@@ -200,7 +204,7 @@ def check_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives:
     open on the table only: a refusal never tells the proposer what the other
     vault holds."""
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     check_deal(state, proposer, other, gives, {other: gives.get(other, {})})
 
 
@@ -214,8 +218,7 @@ def check_accept_deal(state: MoneyMakerState, seat: int, number: int | None) -> 
         check_deal(state, proposer, seat, offer.gives, {seat: offer.gives.get(seat, {})})
     except IllegalMove:
         raise IllegalMove(
-            f"{state.names[proposer]} cannot give what offer {offer.number} promised any more: "
-            f"ask {state.names[proposer]} to withdraw it and propose again",
+            says("offer_stale", proposer=state.names[proposer], number=offer.number),
             C.DEAL_AGREED,
         ) from None
     check_deal(state, proposer, seat, offer.gives)  # and what this bank gives is in its vault
@@ -229,13 +232,13 @@ def do_propose_deal(state: MoneyMakerState, proposer: int, other: int, gives: Ma
     state.next_offer += 1
     state.offers.append(offer)
     a, b = state.names[proposer], state.names[other]
-    lines.append(say(f"{a} proposes a deal to {b} (offer {offer.number}); nothing moves until {b} accepts", C.DEALS, C.DEAL_AGREED))
+    lines.append(say(says("proposes", a=a, b=b, number=offer.number), C.DEALS, C.DEAL_AGREED))
     for s in (proposer, other):
-        lines.append(say(f"Offer {offer.number}: {offer_words(state, offer)}", C.DEALS, audience=[s]))
+        lines.append(say(says("offer_line", number=offer.number, words=offer_words(state, offer)), C.DEALS, audience=[s]))
 
 
 def do_accept_deal(state: MoneyMakerState, seat: int, number: int | None, lines: Lines) -> None:
     offer = check_accept_deal(state, seat, number)
     state.offers.remove(offer)
-    lines.append(say(f"{state.names[seat]} accepts {state.names[offer.proposer]}'s deal (offer {offer.number})", C.DEALS, C.DEAL_AGREED))
+    lines.append(say(says("accepts", seat=state.names[seat], proposer=state.names[offer.proposer], number=offer.number), C.DEALS, C.DEAL_AGREED))
     do_deal(state, offer.proposer, seat, offer.gives, lines)

@@ -9,6 +9,7 @@ from companion.games.money_maker.bank_run import chip_line, chips_left, maybe_fi
 from companion.games.money_maker.payment import Placement, place, spread
 from companion.games.money_maker.promotion import move_to_ring, ring_name
 from companion.games.money_maker.state import BANKRUPT, DEGRADED, INSOLVENT, PRISON, MoneyMakerState
+from companion.games.money_maker.words import says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -19,7 +20,8 @@ def check_degrade(state: MoneyMakerState, seat: int) -> None:
     run = state.bank_run
     assert run is not None
     if run.standing.get(seat) != INSOLVENT:
-        raise IllegalMove(f"only an insolvent bank degrades; {state.names[seat]} is {run.standing.get(seat, 'not in debt')}", C.DEGRADATION)
+        standing = run.standing.get(seat, says("not_in_debt"))
+        raise IllegalMove(says("only_insolvent_degrades", seat=state.names[seat], standing=standing), C.DEGRADATION)
 
 
 def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
@@ -39,20 +41,19 @@ def degrade(state: MoneyMakerState, seat: int, lines: Lines) -> None:
         bank.rating = PRISON
         for b, n in spread(state, bank, residual).items():
             bank.add_board(b, n)
-        lines.append(say(f"{name} degrades from ring I to debtors' prison; its residual debt of {residual} goes on ring I", C.TO_PRISON))
+        lines.append(say(says("degrades_to_prison", seat=name, residual=residual), C.TO_PRISON))
     else:
         run.standing[seat] = DEGRADED
         old = bank.rating
         move_to_ring(state, bank, old - 1, residual)
         lines.append(
             say(
-                f"{name} degrades from {ring_name(state, old)} to {ring_name(state, old - 1)}; all its credit, "
-                f"with the residual {residual}, goes on the new ring (redistribute to choose the blocks)",
+                says("degrades", seat=name, old=ring_name(state, old), new=ring_name(state, old - 1), residual=residual),
                 C.DEGRADATION,
             )
         )
     if chips_left(state):
-        lines.append(chip_line(state, state.comp.degrade_moves, "A degraded bank shakes confidence: the next bank-run chip", C.DEGRADATION))
+        lines.append(chip_line(state, state.comp.degrade_moves, says("chip_degraded"), C.DEGRADATION))
     maybe_finish(state, lines)
 
 
@@ -60,7 +61,7 @@ def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     bank = state.banks[seat]
     name = state.names[seat]
     bank.bankrupt = True
-    lines.append(say(f"{name} degrades in prison: bankrupt, out of the game", C.BANKRUPTCY))
+    lines.append(say(says("bankrupt_now", seat=name), C.BANKRUPTCY))
     for m, n in bank.goods.items():
         state.removed_goods[m] += n
         bank.goods[m] = 0
@@ -76,13 +77,13 @@ def go_bankrupt(state: MoneyMakerState, seat: int, lines: Lines) -> None:
         n = other.held.pop(seat, 0)
         if n:
             bank.written_off += n
-            lines.append(say(f"The {n} of {name}'s credit in your vault is worthless now", C.BANKRUPTCY, audience=[other.seat]))
+            lines.append(say(says("worthless_now", amount=n, seat=name), C.BANKRUPTCY, audience=[other.seat]))
     for issuer, n in sorted(bank.held.items()):
         issuer_bank = state.banks[issuer]
         for b, k in place(state, issuer_bank, [Placement(None, n)]).items():
             issuer_bank.add_board(b, k)
         lines.append(
-            say(f"{name}'s holding of {state.names[issuer]}'s credit ({n}) goes on {state.names[issuer]}'s ring", C.BANKRUPTCY, C.PLACED_BY_DEFAULT)
+            say(says("holding_goes_back", seat=name, issuer=state.names[issuer], amount=n), C.BANKRUPTCY, C.PLACED_BY_DEFAULT)
         )
     bank.held = {}
     if seat in state.may_redistribute:

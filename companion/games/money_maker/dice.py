@@ -27,6 +27,16 @@ from companion.games.money_maker.state import (
     Roll,
     phase_words,
 )
+from companion.games.money_maker.words import (
+    comma_list,
+    die_dice,
+    is_are,
+    names_list,
+    plural,
+    plus_list,
+    says,
+    semicolon_list,
+)
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -57,51 +67,46 @@ def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], ot
     miscounting tower or a mistyped roll is never half applied."""
     expected = roll_expected(state)
     if not expected:
-        raise IllegalMove(f"no dice roll is due: {phase_words(state)}", C.STEP5)
+        raise IllegalMove(says("no_roll_due", waiting=phase_words(state)), C.STEP5)
     wrong: list[str] = []
     rule = C.STEP5
     for die in others:
-        wrong.append(f"a die called {die!r} (Money Maker rolls the credit die and the sector dice)")
+        wrong.append(says("roll_die_called", die=die))
     credit_faces = [f.face for f in state.comp.credit_faces]
     if expected == "bank-run":
         if credit:
-            wrong.append(f"a credit die ({', '.join(credit)}): a bank run rolls only the sector dice")
+            wrong.append(says("roll_credit_in_run", faces=comma_list(credit)))
             rule = C.RUN_STEP1
     elif not credit:
-        wrong.append("no credit die")
+        wrong.append(says("roll_no_credit"))
     elif len(credit) > 1:
-        wrong.append(f"{len(credit)} credit dice ({', '.join(credit)}) where there is one")
+        wrong.append(says("roll_credit_dice", count=len(credit), faces=comma_list(credit)))
     for face in credit:
         if face not in credit_faces:
-            wrong.append(f"the credit die has no face {face!r} (faces: {', '.join(credit_faces)})")
+            wrong.append(says("roll_no_credit_face", face=face, faces=comma_list(credit_faces)))
     for face in sectors:
         if face not in state.comp.sector_faces:
-            wrong.append(f"the sector die has no face {face!r} (faces: {', '.join(state.comp.sector_faces)})")
+            wrong.append(says("roll_no_sector_face", face=face, faces=comma_list(state.comp.sector_faces)))
     due = sectors_due(state)
     if state.beginner and sectors:
-        wrong.append(f"{_dice(len(sectors), 'sector')}: the Beginner's Game has none")
+        wrong.append(says("roll_beginner_sector", dice=_sector_dice(len(sectors))))
         rule = C.BEGINNER
     elif len(sectors) != due and not (sectors == [] and state.sector_optional()):
         if sectors == [] and due:
             away = state.off_ring_one()
             wrong.append(
-                f"no sector die: {due} {'is' if due == 1 else 'are'} rolled now; the sector dice are optional only while "
-                f"every bank is in ring I, and {_names(away)} {'is' if len(away) == 1 else 'are'} not"
+                says("roll_no_sector", due=due, is_are=is_are(due), names=names_list(away) or says("nobody"), names_are=is_are(len(away)))
             )
             rule = C.SECTOR_OPTIONAL
         else:
-            wrong.append(f"{_dice(len(sectors), 'sector')} where {due} {'is' if due == 1 else 'are'} rolled now")
+            wrong.append(says("roll_sector_count", dice=_sector_dice(len(sectors)), due=due, is_are=is_are(due)))
             rule = C.SECOND_DIE
     if wrong:
-        raise IllegalMove("the roll is refused and nothing is applied: " + "; ".join(wrong), rule)
+        raise IllegalMove(says("roll_refused", wrong=semicolon_list(wrong)), rule)
 
 
-def _dice(n: int, kind: str) -> str:
-    return f"{n} {kind} {'die' if n == 1 else 'dice'}"
-
-
-def _names(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "nobody"
+def _sector_dice(n: int) -> str:
+    return says("n_sector_dice", count=n, dice=die_dice(n))
 
 
 def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines: Lines) -> None:
@@ -115,7 +120,7 @@ def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines
     assert face is not None
     if state.beginner:
         count = state.comp.beginner_counts[face.number]
-        how = f"Beginner's Game: {face.number} counts {count}"
+        how = says("roll_how_beginner", number=face.number, count=count)
     else:
         symbols = rolled_symbols(state, sectors)
         count = 0
@@ -126,27 +131,27 @@ def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines
             hit = on > face.number if state.more_than else on >= face.number
             if hit:
                 count += 1
-                over.append(f"{state.names[bank.seat]} {on}")
-        rule = "more than" if state.more_than else "at least"
-        where = f"sector {' + '.join(sectors)}" if sectors else "no sector die (every bank is in ring I: all of it is affected)"
-        how = (
-            f"{where}: {count} bank{'s' if count != 1 else ''} with {rule} {face.number} credit on those blocks"
-            + (f" ({', '.join(over)})" if over else "")
+                over.append(says("name_amount", name=state.names[bank.seat], amount=on))
+        rule = says("more_than") if state.more_than else says("at_least")
+        where = says("roll_where_sectors", sectors=plus_list(sectors)) if sectors else says("roll_where_none")
+        how = says(
+            "roll_how", where=where, banks=plural(count, "bank"), rule=rule, number=face.number,
+            over=says("roll_over", banks=comma_list(over)) if over else "",
         )
     state.last_roll = Roll(rolled, list(sectors))
     state.may_redistribute = []
     rules = (C.BEGINNER,) if state.beginner else (C.CREDIT_DIE,) if sectors else (C.CREDIT_DIE, C.SECTOR_OPTIONAL)
-    lines.append(say(f"The dice: {rolled}; {how}", *rules))
+    lines.append(say(says("the_dice", rolled=rolled, how=how), *rules))
     effect = EFFECTS[face.colour]
     runs_before = state.runs_started
     if effect == "meter":
-        move_chip(state, count, "blue credit die", "", lines, None if state.beginner else list(sectors))
+        move_chip(state, count, says("chip_blue_die"), "", lines, None if state.beginner else list(sectors))
     else:
         n = min(count, state.markets[effect])
         state.markets[effect] -= n
         state.natural[effect] += n
         if count:
-            lines.append(say(f"{n} {effect} goods are discarded from the market to its natural reserve", C.CREDIT_DIE))
+            lines.append(say(says("goods_discarded", count=n, market=effect), C.CREDIT_DIE))
     # a bank run the dice caused and that is over already went on to the next turn itself
     # (002, Bank Run: "Afterwards, continue with the next turn")
     if state.phase != BANK_RUN and state.runs_started == runs_before:
@@ -172,7 +177,7 @@ def dice_to_roll(state: MoneyMakerState) -> tuple[Die, ...]:
 
 def dice_command(state: MoneyMakerState, roll: Sequence[DieFace]) -> Command:
     if not dice_to_roll(state):
-        raise IllegalMove(f"Money Maker is not waiting for a dice roll: {phase_words(state)}", C.STEP5)
+        raise IllegalMove(says("not_waiting_for_roll", waiting=phase_words(state)), C.STEP5)
     credit = [f.face.strip().lower() for f in roll if f.die == "credit"]
     sectors = [f.face.strip().lower() for f in roll if f.die == "sector"]
     check_roll(state, credit, sectors, tuple(f.die for f in roll if f.die not in ("credit", "sector")))

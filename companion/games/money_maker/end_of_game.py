@@ -15,6 +15,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     card_label,
 )
+from companion.games.money_maker.words import and_list, comma_list, plural, says, semicolon_list
 from companion.rules import EARLY_END, SHARED_PLACE, Explanation, say
 
 Lines = list[Explanation]
@@ -27,54 +28,55 @@ def check_end(state: MoneyMakerState, lines: Lines) -> None:
     live = state.live_banks()
     holder = next((b for b in live if len(b.cards) >= state.comp.end_when_held), None)
     if state.runs_done >= state.length:
-        reason = f"{state.runs_done} bank runs are done"
+        reason = says("end_runs_done", runs=state.runs_done)
     elif not live:
-        reason = "every bank is bankrupt"
+        reason = says("end_all_bankrupt")
     elif len(live) == 1 and state.seats > 1:
-        reason = f"only {state.names[live[0].seat]} is not bankrupt"
+        reason = says("end_one_left", seat=state.names[live[0].seat])
     elif holder is not None:
-        reason = f"{state.names[holder.seat]} holds {len(holder.cards)} investment cards"
+        reason = says("end_cards_held", seat=state.names[holder.seat], count=len(holder.cards))
     elif (
         sum(state.deck.values()) == 0
         and not state.open_cards
         and state.phase not in (FIRST_AUCTION, PAYMENT, AUCTION)
     ):
-        reason = "there are no investment cards left"
+        reason = says("end_no_cards")
     if reason:
         if state.offers:
-            lapse_offers(state, "the game is over", lines)
+            lapse_offers(state, says("lapse_game_over"), lines)
         state.over = reason
         state.phase = OVER
         state.bank_run = None
         state.auction = None
-        lines.append(say(f"The game ends: {reason}. Count the scores", C.END))
+        lines.append(say(says("game_ends", reason=reason), C.END))
 
 
 def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
     """The host ends the game now: nothing more is played; the score sheet counts every vault."""
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over already ({state.over})", C.END)
+        raise IllegalMove(says("over_already", over=state.over), C.END)
     skipped: list[str] = []
     auction = state.auction
     if auction is not None and state.phase in (FIRST_AUCTION, AUCTION):
-        what = "the first turn" if not auction.card else card_label(state, auction.card)
-        skipped.append(f"the auction for {what} is not closed")
+        what = says("first_turn") if not auction.card else card_label(state, auction.card)
+        skipped.append(says("skip_auction", what=what))
     if state.phase == PAYMENT and state.due is not None:
         due = state.due
-        what = "the first turn" if due.purpose == "first-turn" else card_label(state, due.card)
-        skipped.append(f"{state.names[due.seat]}'s winning bid of {due.amount} for {what} is not paid")
+        what = says("first_turn") if due.purpose == "first-turn" else card_label(state, due.card)
+        skipped.append(says("skip_payment", seat=state.names[due.seat], amount=due.amount, what=what))
     run = state.bank_run
     if run is not None and state.phase == BANK_RUN:
         if run.started:
-            skipped.append(f"bank run {run.number} is not finished: its unpaid debts count as credit on the board")
+            skipped.append(says("skip_run_unfinished", number=run.number))
         else:
-            skipped.append(f"bank run {run.number} is not rolled")
+            skipped.append(says("skip_run_unrolled", number=run.number))
     left = state.length - state.runs_done
-    skipped.append(f"the remaining turns ({state.runs_done} of {state.length} bank runs done)" if left > 0 else "the remaining turns")
+    skipped.append(says("skip_turns_runs", done=state.runs_done, length=state.length) if left > 0 else says("skip_turns"))
     if state.offers:
-        skipped.append(f"{len(state.offers)} deal offer{'s' if len(state.offers) != 1 else ''} not answered: nothing moves")
+        skipped.append(says("skip_offers", offers=plural(len(state.offers), "deal offer")))
         state.offers = []
-    state.over = "the host ended the game early" + (f" ({reason})" if reason else "")
+    because = says("because", reason=reason) if reason else ""
+    state.over = says("ended_early", because=because)
     state.phase = OVER
     state.auction = None
     state.due = None
@@ -83,20 +85,18 @@ def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
         state.bank_run = None
     lines.append(
         say(
-            "The host ends the game now" + (f" ({reason})" if reason else "")
-            + ". Skipped: " + "; ".join(skipped)
-            + ". Every vault is counted openly as at the end of the game: gold, goods, other banks' credit",
+            says("host_ends", because=because, skipped=semicolon_list(skipped)),
             EARLY_END,
             C.END,
         )
     )
     sheet = score_sheet(state)
     totals = {s.seat: s.total for s in sheet.seats}
-    ranking = ", ".join(f"{state.names[s]} {totals[s]}" for s in sheet.ranking())
+    ranking = comma_list(says("name_amount", name=state.names[s], amount=totals[s]) for s in sheet.ranking())
     winners = sheet.winners()
     if len(winners) > 1:
-        names = " and ".join(state.names[s] for s in winners)
-        lines.append(say(f"Final scores: {ranking} ({names} share the first place)", C.END, C.WINNER, SHARED_PLACE))
+        names = and_list(state.names[s] for s in winners)
+        lines.append(say(says("final_scores_shared", ranking=ranking, names=names), C.END, C.WINNER, SHARED_PLACE))
     else:
-        lines.append(say(f"Final scores: {ranking}", C.END))
+        lines.append(say(says("final_scores", ranking=ranking), C.END))
 

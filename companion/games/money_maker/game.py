@@ -34,6 +34,7 @@ from companion.games.money_maker.moves import Move
 from companion.games.money_maker.options import OPTIONS
 from companion.games.money_maker.scoring import score_sheet
 from companion.games.money_maker.state import OVER, Auction, Bank, MoneyMakerState
+from companion.games.money_maker.words import says, semicolon_list
 
 
 class MoneyMaker(Game[MoneyMakerState, Move]):
@@ -56,31 +57,31 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             try:
                 Components.from_edition(edition)
             except (KeyError, TypeError, ValueError) as err:  # pragma: no cover - belt and braces
-                problems.append(f"the edition cannot be read: {err!r}")
+                problems.append(says("edition_unreadable", err=err))
         return problems
 
     def components(self, config: TableConfig) -> Components:
         edition = config.edition or self.default_edition()
         problems = self.edition_problems(edition)
         if problems:
-            raise SetupError("the edition cannot be used: " + "; ".join(problems))
+            raise SetupError(says("edition_unusable", problems=semicolon_list(problems)))
         return Components.from_edition(edition)
 
     # setup ------------------------------------------------------------------------
     def setup(self, config: TableConfig) -> MoneyMakerState:
         n = len(config.seats)
         if not self.min_seats <= n <= self.max_seats:
-            raise SetupError(f"Money Maker is for 2-6 seats, not {n}")
+            raise SetupError(says("seats_2_6", seats=n))
         comp = self.components(config)
         length = int(config.options.get("bank_runs", "3"))
         if length not in (3, 4, 5):
-            raise SetupError(f"a game lasts 3, 4 or 5 bank runs, not {length}")
+            raise SetupError(says("length_3_4_5", length=length))
         if n not in comp.spots_to_circle:
-            raise SetupError(f"the edition's bankrun-o-meter has no spot for {n} players")
+            raise SetupError(says("meter_no_spot", seats=n))
         banks = [Bank(i, comp.start_gold) for i in range(n)]
         reserve = comp.gold_total - comp.start_gold * n
         if reserve < 0:
-            raise SetupError("the Gold Reserve cannot pay every seat its starting gold")
+            raise SetupError(says("reserve_too_small"))
         markets = {m: comp.markets[m].start_fill for m in MARKETS}
         natural = {m: comp.markets[m].goods - comp.markets[m].start_fill for m in MARKETS}
         state = MoneyMakerState(
@@ -142,10 +143,7 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
 
     def public_notes(self, state: MoneyMakerState) -> list[str]:
         if state.comp.unverified:
-            return [
-                f"{len(state.comp.unverified)} component groups use unverified default values "
-                "(ring blocks, market prices, meter, cards): transcribe your edition (docs/editions.md)"
-            ]
+            return [says("public_unverified", count=len(state.comp.unverified))]
         return []
 
     # hardware ---------------------------------------------------------------------

@@ -41,6 +41,7 @@ from companion.games.money_maker.state import (
     opening_bid,
     sell_price,
 )
+from companion.games.money_maker.words import comma_list, die_dice, says
 
 
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
@@ -56,13 +57,13 @@ def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own
             foreign_default[issuer] = min(n, left)
             left -= foreign_default[issuer]
     if not gold_fixed:
-        fields.append(Field("gold", f"Gold (you hold {bank.gold})", "number", minimum=0, maximum=bank.gold, default=gold_default))
+        fields.append(Field("gold", says("field_gold", gold=bank.gold), "number", minimum=0, maximum=bank.gold, default=gold_default))
     if own and not state.beginner:
-        blocks = ", ".join(ring_blocks(state, bank))
-        fields.append(Field("credit", f"Own credit (spread over {blocks})", "number", minimum=0, default=max(0, left)))
+        blocks = comma_list(ring_blocks(state, bank))
+        fields.append(Field("credit", says("field_own_credit", blocks=blocks), "number", minimum=0, default=max(0, left)))
     for issuer, n in sorted(bank.held.items()):
         ok, why = credit_usable(state, issuer)
-        label = f"{state.names[issuer]}'s credit (you hold {n})" + ("" if ok else f" - not usable: {why}")
+        label = says("field_foreign", issuer=state.names[issuer], held=n, unusable="" if ok else says("not_usable", why=why))
         fields.append(
             Field(f"foreign.{state.names[issuer]}", label, "number", minimum=0, maximum=n if ok else 0, default=foreign_default.get(issuer, 0))
         )
@@ -78,7 +79,7 @@ def can_cover(state: MoneyMakerState, seat: int, amount: int) -> bool:
 def _turn_reason(state: MoneyMakerState, seat: int) -> Refusal | None:
     """Why a step of the turn is not this seat's (the check cites step 2 for it too)."""
     if seat != state.turn:
-        return NotYourTurn(f"it is {state.names[state.turn]}'s turn", C.STEP2)
+        return NotYourTurn(says("its_turn", seat=state.names[state.turn]), C.STEP2)
     return None
 
 
@@ -122,30 +123,37 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
     drawing = state.phase == DRAW or (state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start)
     if drawing:
         choices = tuple(
-            Choice(k.code, f"{k.name} ({state.deck.get(k.code, 0)} left)") for k in state.comp.investments if state.deck.get(k.code, 0) > 0
+            Choice(k.code, says("card_left", name=k.name, left=state.deck.get(k.code, 0)))
+            for k in state.comp.investments
+            if state.deck.get(k.code, 0) > 0
         )
-        out.append(ActionHint("draw", "Investment card opened", fields=(Field("card", "Card", "choice", choices),)))
+        out.append(ActionHint("draw", says("hint_card_opened"), fields=(Field("card", says("field_card"), "choice", choices),)))
     expected = roll_expected(state)
     sector_choices = tuple(Choice(f, f) for f in state.comp.sector_faces)
     if expected == "turn":
         fields: list[Field] = [
-            Field("credit", "Credit die", "choice", tuple(Choice(f.face, f.face) for f in state.comp.credit_faces))
+            Field("credit", says("field_credit_die"), "choice", tuple(Choice(f.face, f.face) for f in state.comp.credit_faces))
         ]
         if not state.beginner:
             n = state.sector_dice()
             if state.sector_optional():  # every bank is in ring I: the sector dice may stay in the box
-                fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n}, optional: every bank is in ring I)",
-                                    "multi" if n > 1 else "choice", ((Choice("", "not rolled"),) if n == 1 else ()) + sector_choices,
+                fields.append(Field("sector", says("field_sector_optional", dice=die_dice(n), count=n),
+                                    "multi" if n > 1 else "choice", ((Choice("", says("not_rolled")),) if n == 1 else ()) + sector_choices,
                                     default=""))
             else:
-                fields.append(Field("sector", f"Sector {'die' if n == 1 else 'dice'} ({n})", "multi" if n > 1 else "choice", sector_choices))
-        out.append(ActionHint("roll", "Dice rolled (end of turn)", fields=tuple(fields)))
+                fields.append(
+                    Field("sector", says("field_sector_dice", dice=die_dice(n), count=n), "multi" if n > 1 else "choice", sector_choices)
+                )
+        out.append(ActionHint("roll", says("hint_dice_rolled"), fields=tuple(fields)))
     elif expected == "bank-run":
         run = state.bank_run
         assert run is not None
         n = run.needed - len(run.sectors)
         out.append(
-            ActionHint("roll", f"Sector {'die' if n == 1 else 'dice'} for bank run {run.number}", fields=(Field("sector", "Sector", "multi" if n > 1 else "choice", sector_choices),))
+            ActionHint(
+                "roll", says("hint_run_sector", dice=die_dice(n), number=run.number),
+                fields=(Field("sector", says("field_sector"), "multi" if n > 1 else "choice", sector_choices),),
+            )
         )
     return out
 
@@ -155,29 +163,34 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
     seats = tuple(Choice(n, n) for i, n in enumerate(state.names) if not state.banks[i].bankrupt)
     if state.phase in (FIRST_AUCTION, AUCTION) and state.auction is not None:
         a = state.auction
-        label = f"Close the auction: sold to {state.names[a.bidder]} for {a.high}" if a.bidder is not None else "Close the auction (nobody bid: the start seat begins)"
+        label = (
+            says("hint_close_sold", seat=state.names[a.bidder], high=a.high) if a.bidder is not None else says("hint_close_nobody")
+        )
         out.append(ActionHint("close_auction", label))
     if state.phase == BANK_RUN and state.bank_run is not None:
         for s, standing in sorted(state.bank_run.standing.items()):
             if standing == INSOLVENT:
-                out.append(ActionHint("degrade", f"{state.names[s]} degrades (no deal)", {"seat": state.names[s]}, moves_money=True))
+                out.append(ActionHint("degrade", says("hint_host_degrade", seat=state.names[s]), {"seat": state.names[s]}, moves_money=True))
     for o in state.offers:
         out.append(
-            ActionHint("withdraw_deal", f"Withdraw {state.names[o.proposer]}'s deal offer {o.number} to {state.names[o.other]}", {"offer": o.number})
+            ActionHint(
+                "withdraw_deal", says("hint_host_withdraw", proposer=state.names[o.proposer], number=o.number, other=state.names[o.other]),
+                {"offer": o.number},
+            )
         )
     out.append(
         ActionHint(
             "deal",
-            "Record a deal both banks agreed at the table",
-            fields=(Field("between", "The two banks", "multi", seats),),
+            says("hint_record_deal"),
+            fields=(Field("between", says("field_two_banks"), "multi", seats),),
             moves_money=True,
         )
     )
     out.append(
         ActionHint(
             "grant",
-            "Record an action card's effect (gold from/to the Gold Reserve)",
-            fields=(Field("seat", "Bank", "choice", seats), Field("gold", "Gold (+ from the reserve, - to it)", "number", default=0)),
+            says("hint_grant"),
+            fields=(Field("seat", says("field_bank"), "choice", seats), Field("gold", says("field_grant_gold"), "number", default=0)),
             moves_money=True,
         )
     )
@@ -185,8 +198,8 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
     out.append(
         ActionHint(
             "end",
-            "End the game now and score it",
-            fields=(Field("reason", "Why (optional)", "text", default=""),),
+            says("hint_end"),
+            fields=(Field("reason", says("field_why"), "text", default=""),),
         )
     )
     return out
@@ -203,28 +216,29 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
         floor = max(a.high + 1, a.opening) if a.bidder is not None else a.opening
         why: Refusal | None = None
         if bank.in_prison:
-            why = IllegalMove("debtors' prison: no bidding", C.PRISON)
+            why = IllegalMove(says("why_prison_no_bid"), C.PRISON)
         elif a.bidder == seat:
-            why = IllegalMove("you are the highest bidder", C.STEP2)
-        what = "the first turn" if not a.card else a.card
+            why = IllegalMove(says("why_highest_bidder"), C.STEP2)
+        what = says("first_turn") if not a.card else a.card
         out.append(
             ActionHint.refused(
                 "bid",
-                f"Bid for {what}",
+                says("hint_bid", what=what),
                 why,
-                fields=(Field("amount", "Your bid", "number", minimum=floor, maximum=bank.gold if state.beginner else None, default=floor),),
+                fields=(Field("amount", says("field_your_bid"), "number", minimum=floor, maximum=bank.gold if state.beginner else None, default=floor),),
             )
         )
         if phase == AUCTION and seat == state.turn and a.bidder is not None:
-            out.append(ActionHint("close_auction", f"Sold! to {state.names[a.bidder]} for {a.high}"))
+            out.append(ActionHint("close_auction", says("hint_sold", seat=state.names[a.bidder], high=a.high)))
         elif phase == FIRST_AUCTION and a.bidder == seat:
             # the high bidder may close the first-turn auction (seed 002, The first turn)
-            out.append(ActionHint("close_auction", f"Close the auction: you start, paying {a.high}"))
+            out.append(ActionHint("close_auction", says("hint_close_you_start", high=a.high)))
     if phase == PAYMENT and state.due is not None and state.due.seat == seat:
+        due_what = says("first_turn") if state.due.purpose == "first-turn" else state.due.card
         out.append(
             ActionHint(
                 "pay",
-                f"Pay {state.due.amount} for {'the first turn' if state.due.purpose == 'first-turn' else state.due.card}",
+                says("hint_pay", amount=state.due.amount, what=due_what),
                 fields=payment_fields(state, seat, state.due.amount),
                 moves_money=True,
             )
@@ -233,11 +247,11 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     # step 2
     if phase == INVEST:
         for card_id in state.open_cards:
-            why = turn_reason or (IllegalMove("debtors' prison: no auction in your turn", C.PRISON) if bank.in_prison else None)
+            why = turn_reason or (IllegalMove(says("why_prison_no_auction"), C.PRISON) if bank.in_prison else None)
             out.append(
                 ActionHint.refused(
                     "open_auction",
-                    f"Auction {state.comp.investment(card_kind(card_id)).name} ({card_id}) from {opening_bid(state, card_id)}",
+                    says("hint_auction", name=state.comp.investment(card_kind(card_id)).name, card=card_id, opening=opening_bid(state, card_id)),
                     why,
                     {"card": card_id},
                 )
@@ -246,12 +260,12 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             for block, n in sorted(bank.board.items()):
                 why = turn_reason or (
                     None if can_cover(state, seat, n)
-                    else IllegalMove(f"you hold too little gold and usable credit to pay {n}", C.ALTERNATIVE)
+                    else IllegalMove(says("why_too_little", amount=n), C.ALTERNATIVE)
                 )
                 out.append(
                     ActionHint.refused(
                         "pay_off",
-                        f"Alternative step: pay off {n} on {block}",
+                        says("hint_pay_off", amount=n, block=block),
                         why,
                         {"block": block},
                         fields=payment_fields(state, seat, n, own=False),
@@ -262,67 +276,67 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     if phase in (INVEST, TRADE):
         for m in MARKETS:
             left = state.comp.buy_limit - state.bought.get(m, 0)
-            why = turn_reason or (IllegalMove("you bought 4 here this turn", C.BUYING) if left <= 0 else None)
+            why = turn_reason or (IllegalMove(says("why_bought_4"), C.BUYING) if left <= 0 else None)
             out.append(
                 ActionHint.refused(
                     "buy",
-                    f"Buy {m} goods (now {market_price(state, m)} each)",
+                    says("hint_buy", market=m, price=market_price(state, m)),
                     why,
                     {"market": m},
                     fields=(
-                        Field("count", "How many", "number", minimum=1, maximum=max(left, 1), default=1),
+                        Field("count", says("field_how_many"), "number", minimum=1, maximum=max(left, 1), default=1),
                         *payment_fields(state, seat, market_price(state, m)),
                     ),
                     moves_money=True,
                 )
             )
             have = bank.goods[m]
-            why = turn_reason or (IllegalMove("you hold none", C.SELLING) if have == 0 else None)
+            why = turn_reason or (IllegalMove(says("why_hold_none"), C.SELLING) if have == 0 else None)
             out.append(
                 ActionHint.refused(
                     "sell",
-                    f"Sell {m} goods (next pays {sell_price(state, m)})",
+                    says("hint_sell", market=m, price=sell_price(state, m)),
                     why,
                     {"market": m},
-                    fields=(Field("count", "How many", "number", minimum=1, maximum=max(have, 1), default=1),),
+                    fields=(Field("count", says("field_how_many"), "number", minimum=1, maximum=max(have, 1), default=1),),
                     moves_money=True,
                 )
             )
         for card_id in bank.cards:
             kind = state.comp.investment(card_kind(card_id))
-            why = turn_reason or (IllegalMove("produced already this turn", C.PRODUCING) if card_id in state.produced else None)
+            why = turn_reason or (IllegalMove(says("why_produced_already"), C.PRODUCING) if card_id in state.produced else None)
             fields: tuple[Field, ...] = ()
             if kind.is_trading:
                 into = tuple(Choice(m, m) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade)
-                fields = (Field("into", f"Convert {kind.trade} goods into", "choice", into),)
+                fields = (Field("into", says("field_convert", trade=kind.trade), "choice", into),)
                 if not into and not why:
-                    why = IllegalMove(f"it converts exactly {kind.trade} goods of one kind: you hold fewer of each", C.PRODUCING)
-            out.append(ActionHint.refused("produce", f"Produce with {kind.name} ({card_id})", why, {"card": card_id}, fields))
-        out.append(ActionHint.refused("end_trading", "Done trading: on to step 4", turn_reason))
+                    why = IllegalMove(says("why_converts_exactly", trade=kind.trade), C.PRODUCING)
+            out.append(ActionHint.refused("produce", says("hint_produce", name=kind.name, card=card_id), why, {"card": card_id}, fields))
+        out.append(ActionHint.refused("end_trading", says("hint_end_trading"), turn_reason))
     # step 4
     if phase in (INVEST, TRADE, ACTION):
-        why = turn_reason or (IllegalMove("one action card per turn", C.STEP4) if state.action_bought else None)
+        why = turn_reason or (IllegalMove(says("one_action_per_turn"), C.STEP4) if state.action_bought else None)
         # which card was drawn: optional and private (only this seat's phone shows it);
         # every kind is listed, without counts, so the list tells nothing about other vaults
         drawn = Field(
             "card",
-            "Which card did you draw? (only you see it)",
+            says("field_which_card"),
             "choice",
-            (Choice("?", "Not telling"), *(Choice(k.code, k.name) for k in state.comp.actions)),
+            (Choice("?", says("not_telling")), *(Choice(k.code, k.name) for k in state.comp.actions)),
             default="?",
         )
         out.append(
             ActionHint.refused(
                 "buy_action",
-                f"Buy an action card ({state.comp.action_price})",
+                says("hint_buy_action", price=state.comp.action_price),
                 why,
                 fields=(drawn, *payment_fields(state, seat, state.comp.action_price)),
                 moves_money=True,
             )
         )
     for code in sorted(set(bank.actions)):
-        label = "an action card" if code == "?" else state.comp.action(code).name
-        out.append(ActionHint("play_action", f"Play {label}", {"card": code}))
+        label = says("an_action_card") if code == "?" else state.comp.action(code).name
+        out.append(ActionHint("play_action", says("hint_play", card=label), {"card": code}))
     # bank run
     run = state.bank_run
     if phase == BANK_RUN and run is not None and run.started:
@@ -332,7 +346,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint(
                     "settle",
-                    f"Settle the bank run: you owe {owes} (other banks' credit first, then all your gold)",
+                    says("hint_settle", owes=owes),
                     fields=payment_fields(state, seat, owes, own=False, gold_fixed=True),
                     moves_money=True,
                 )
@@ -342,19 +356,19 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "pay_debt",
-                    f"Pay residual debt ({owes})",
+                    says("hint_pay_debt", owes=owes),
                     None if can_cover(state, seat, 1)
-                    else IllegalMove("you hold no gold or usable credit: make a deal first", C.NEGOTIATING),
+                    else IllegalMove(says("why_make_deal_first"), C.NEGOTIATING),
                     fields=payment_fields(state, seat, owes, own=False),
                     moves_money=True,
                 )
             )
-            out.append(ActionHint("degrade", "Degrade one rating (no deal)", moves_money=True))
+            out.append(ActionHint("degrade", says("hint_degrade"), moves_money=True))
     if seat in state.may_redistribute and bank.on_board:
         out.append(
             ActionHint(
                 "redistribute",
-                f"Redistribute your {bank.on_board} credit over your ring",
+                says("hint_redistribute", credit=bank.on_board),
                 fields=tuple(
                     Field(f"placement.{b}", b, "number", minimum=0, default=bank.board.get(b, 0)) for b in ring_blocks(state, bank)
                 ),
@@ -363,23 +377,32 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     for o in state.offers:
         if o.other == seat:  # this bank's own phone answers it
             what = offer_words(state, o)
-            out.append(ActionHint("accept_deal", f"Accept {state.names[o.proposer]}'s deal (offer {o.number}): {what}", {"offer": o.number}, moves_money=True))
-            out.append(ActionHint("decline_deal", f"Decline {state.names[o.proposer]}'s deal (offer {o.number})", {"offer": o.number}))
+            out.append(
+                ActionHint(
+                    "accept_deal", says("hint_accept", proposer=state.names[o.proposer], number=o.number, what=what),
+                    {"offer": o.number}, moves_money=True,
+                )
+            )
+            out.append(
+                ActionHint("decline_deal", says("hint_decline", proposer=state.names[o.proposer], number=o.number), {"offer": o.number})
+            )
         elif o.proposer == seat:
-            out.append(ActionHint("withdraw_deal", f"Withdraw your deal offer {o.number} to {state.names[o.other]}", {"offer": o.number}))
+            out.append(
+                ActionHint("withdraw_deal", says("hint_withdraw", number=o.number, other=state.names[o.other]), {"offer": o.number})
+            )
     others = tuple(Choice(n, n) for i, n in enumerate(state.names) if i != seat and not state.banks[i].bankrupt)
     if others:
         out.append(
             ActionHint(
                 "deal",
-                "Propose a deal to another bank (it accepts or declines on its own phone)",
+                says("hint_propose"),
                 {"between": [name]},
                 fields=(
-                    Field("with", "With", "choice", others),
-                    Field("give.gold", "Gold you give", "number", minimum=0, maximum=bank.gold, default=0),
-                    Field("give.credit", "Own credit you give", "number", minimum=0, default=0),
-                    Field("get.gold", "Gold you get", "number", minimum=0, default=0),
-                    Field("get.credit", "Their credit you get", "number", minimum=0, default=0),
+                    Field("with", says("field_with"), "choice", others),
+                    Field("give.gold", says("field_give_gold"), "number", minimum=0, maximum=bank.gold, default=0),
+                    Field("give.credit", says("field_give_credit"), "number", minimum=0, default=0),
+                    Field("get.gold", says("field_get_gold"), "number", minimum=0, default=0),
+                    Field("get.credit", says("field_get_credit"), "number", minimum=0, default=0),
                 ),
                 moves_money=False,  # a proposal: nothing moves until the other bank accepts
             )

@@ -14,6 +14,7 @@ from companion.games.money_maker.state import (
     opening_bid,
     phase_words,
 )
+from companion.games.money_maker.words import comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -29,7 +30,7 @@ def resolve_card(state: MoneyMakerState, raw: str) -> tuple[str, int | None]:
     for k in state.comp.investments:
         if text.upper() == k.code or text.lower() == k.name.lower():
             return k.code, copy
-    raise IllegalMove(f"there is no investment card {raw!r} in this edition", C.STEP1)
+    raise IllegalMove(says("no_such_investment", raw=raw), C.STEP1)
 
 
 def check_draw(state: MoneyMakerState, raw: str) -> tuple[str, str, bool]:
@@ -37,20 +38,20 @@ def check_draw(state: MoneyMakerState, raw: str) -> tuple[str, str, bool]:
     it is one of the setup's open cards)."""
     opening = state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start
     if state.phase != DRAW and not opening:
-        raise IllegalMove(f"no investment card is drawn now: {phase_words(state)}", C.STEP1)
+        raise IllegalMove(says("no_draw_now", waiting=phase_words(state)), C.STEP1)
     code, copy = resolve_card(state, raw)
     kind = state.comp.investment(code)
     if state.deck.get(code, 0) <= 0:
-        out = "its only copy is out" if kind.copies == 1 else f"all {kind.copies} copies are out"
-        raise IllegalMove(f"no {kind.name} is left in the investment deck ({out})", C.STEP1)
+        out = says("only_copy_out") if kind.copies == 1 else says("all_copies_out", copies=kind.copies)
+        raise IllegalMove(says("none_left_in_deck", name=kind.name, out=out), C.STEP1)
     if copy is None:
         copy = next(i for i in range(1, kind.copies + 1) if f"{code}-{i}" not in state.drawn)
     card_id = f"{code}-{copy}"
     if not 1 <= copy <= kind.copies:
-        copies = "only copy 1" if kind.copies == 1 else f"copies 1 to {kind.copies}"
-        raise IllegalMove(f"{kind.name} has {copies}, not {copy}", C.STEP1)
+        copies = says("only_copy_1") if kind.copies == 1 else says("copies_1_to", copies=kind.copies)
+        raise IllegalMove(says("card_has_copies", name=kind.name, copies=copies, copy=copy), C.STEP1)
     if card_id in state.drawn:
-        raise IllegalMove(f"{card_id} was drawn already; it is not in the deck", C.STEP1)
+        raise IllegalMove(says("drawn_already", card=card_id), C.STEP1)
     return code, card_id, opening
 
 
@@ -60,15 +61,18 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
     state.deck[code] -= 1
     state.drawn.append(card_id)
     state.open_cards.append(card_id)
-    req = ", ".join(f"{n} {m}" for m, n in kind.requires)
+    req = comma_list(says("count_market", count=n, market=m) for m, n in kind.requires)
     what = (
-        f"trades {kind.trade} goods of one kind into the other"
+        says("card_trades", trade=kind.trade)
         if kind.is_trading
-        else "produces " + ", ".join(f"{n} {m}" for m, n in kind.output)
+        else says("card_produces", output=comma_list(says("count_market", count=n, market=m) for m, n in kind.output))
     )
     lines.append(
         say(
-            f"{kind.name} ({card_id}, guild {kind.guild}) is opened: needs {req}, {what}; opening bid now {opening_bid(state, card_id)}",
+            says(
+                "card_opened", name=kind.name, card=card_id, guild=kind.guild, needs=req, what=what,
+                opening=opening_bid(state, card_id),
+            ),
             C.SETUP if opening else C.STEP1,
         )
     )
@@ -79,8 +83,8 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
 def card_command(state: MoneyMakerState, card: str, copy: int) -> Command:
     opening = state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start
     if state.phase != DRAW and not opening:
-        raise IllegalMove(f"Money Maker is not waiting for an investment card: {phase_words(state)}", C.STEP1)
+        raise IllegalMove(says("not_waiting_for_card", waiting=phase_words(state)), C.STEP1)
     if any(card.strip().lower() in (k.code.lower(), k.name.lower()) for k in state.comp.actions):
-        raise IllegalMove("an action card is drawn hidden, not shown to the camera", C.STEP4)
+        raise IllegalMove(says("action_card_hidden"), C.STEP4)
     code, _ = resolve_card(state, card)
     return Command(CHANCE, "draw", {"card": f"{code}-{copy}"}, None, "scanner")

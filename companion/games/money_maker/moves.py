@@ -16,6 +16,7 @@ from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import parse_correct
 from companion.games.money_maker.payment import Payment, Placement
 from companion.games.money_maker.state import MoneyMakerState
+from companion.games.money_maker.words import comma_list, says
 
 #: command name -> who sends it and what it needs (the vocabulary, also for docs)
 VOCABULARY: Mapping[str, str] = {
@@ -58,7 +59,7 @@ def seat_ref(state: MoneyMakerState, raw: Any, what: str) -> int:
     if isinstance(raw, int) and not isinstance(raw, bool):
         if 0 <= raw < state.seats:
             return raw
-        raise InvalidCommand(f"{what}: there is no seat {raw}")
+        raise InvalidCommand(says("no_seat_number", what=what, seat=raw))
     if isinstance(raw, str):
         text = raw.strip().lower()
         number = text[5:]
@@ -67,20 +68,20 @@ def seat_ref(state: MoneyMakerState, raw: Any, what: str) -> int:
         for i, name in enumerate(state.names):
             if name.lower() == text:
                 return i
-    raise InvalidCommand(f"{what}: {raw!r} is not a seat's name ({', '.join(state.names)})")
+    raise InvalidCommand(says("not_a_seat_name", what=what, raw=raw, names=comma_list(state.names)))
 
 
 def whole(raw: Any, what: str, minimum: int | None = 0) -> int:
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
-        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}")
+        raise InvalidCommand(says("must_be_whole", what=what, raw=raw))
     try:
         value = int(raw)
     except ValueError:
-        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}") from None
+        raise InvalidCommand(says("must_be_whole", what=what, raw=raw)) from None
     if isinstance(raw, float) and raw != value:
-        raise InvalidCommand(f"{what} must be a whole number, not {raw!r}")
+        raise InvalidCommand(says("must_be_whole", what=what, raw=raw))
     if minimum is not None and value < minimum:
-        raise InvalidCommand(f"{what} must be at least {minimum}, not {value}")
+        raise InvalidCommand(says("must_be_at_least", what=what, minimum=minimum, value=value))
     return value
 
 
@@ -89,7 +90,7 @@ def market_ref(raw: Any) -> str:
     alias = {"red": "production", "green": "consumer", "prod": "production", "cons": "consumer"}
     text = alias.get(text, text)
     if text not in MARKETS:
-        raise InvalidCommand(f"market must be 'production' (red) or 'consumer' (green), not {raw!r}")
+        raise InvalidCommand(says("market_must_be", raw=raw))
     return text
 
 
@@ -97,7 +98,7 @@ def placements(raw: Any, what: str) -> tuple[Placement, ...]:
     if raw is None:
         return ()
     if isinstance(raw, Mapping):
-        out = tuple(Placement(str(b), whole(n, f"{what} on {b}", 0)) for b, n in raw.items())
+        out = tuple(Placement(str(b), whole(n, says("what_on_block", what=what, block=b), 0)) for b, n in raw.items())
         return tuple(p for p in out if p.amount)
     n = whole(raw, what, 0)
     return (Placement(None, n),) if n else ()
@@ -120,10 +121,10 @@ def payment_of(state: MoneyMakerState, args: Mapping[str, Any]) -> Payment:
     raw = args.get("foreign")
     if raw is not None:
         if not isinstance(raw, Mapping):
-            raise InvalidCommand("'foreign' maps an issuing bank's name to an amount (or to {block: amount})")
+            raise InvalidCommand(says("foreign_maps"))
         for who, spec in raw.items():
             issuer = seat_ref(state, who, "foreign")
-            for p in placements(spec, f"{state.names[issuer]}'s credit"):
+            for p in placements(spec, says("whose_credit", seat=state.names[issuer])):
                 foreign.append((issuer, p))
     return Payment(gold, tuple(own), tuple(foreign))
 
@@ -135,32 +136,32 @@ def sectors_of(raw: Any) -> list[str]:
         return [s.strip().lower() for s in raw.split(",") if s.strip()]
     if isinstance(raw, list) and all(isinstance(s, str) for s in raw):
         return [s.strip().lower() for s in raw]
-    raise InvalidCommand(f"'sector' is a face or a list of faces, not {raw!r}")
+    raise InvalidCommand(says("sector_is_faces", raw=raw))
 
 
 def bundle_of(state: MoneyMakerState, raw: Any, who: str) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
-        raise InvalidCommand(f"what {who} gives must be an object (gold, goods, credit, cards, actions)")
+        raise InvalidCommand(says("gives_object", seat=who))
     unknown = set(raw) - {"gold", "goods", "credit", "cards", "actions"}
     if unknown:
-        raise InvalidCommand(f"a deal moves gold, goods, credit, cards and actions; not {', '.join(sorted(unknown))}")
-    out: dict[str, Any] = {"gold": whole(raw.get("gold", 0), f"{who}'s gold", 0)}
+        raise InvalidCommand(says("deal_moves", unknown=comma_list(sorted(unknown))))
+    out: dict[str, Any] = {"gold": whole(raw.get("gold", 0), says("whose_gold", seat=who), 0)}
     goods = raw.get("goods", {})
     if not isinstance(goods, Mapping):
-        raise InvalidCommand(f"{who}'s goods: an object of market -> count")
-    out["goods"] = {market_ref(m): whole(n, f"{who}'s {m} goods", 0) for m, n in goods.items()}
+        raise InvalidCommand(says("goods_object", seat=who))
+    out["goods"] = {market_ref(m): whole(n, says("whose_goods", seat=who, market=m), 0) for m, n in goods.items()}
     credit = raw.get("credit", {})
     if not isinstance(credit, Mapping):
-        raise InvalidCommand(f"{who}'s credit: an object of issuing bank -> amount")
+        raise InvalidCommand(says("credit_object", seat=who))
     merged: dict[int, int] = {}
     for issuer, n in credit.items():
-        i = seat_ref(state, issuer, f"{who}'s credit")
-        merged[i] = merged.get(i, 0) + whole(n, f"{who}'s credit of {issuer}", 0)
+        i = seat_ref(state, issuer, says("whose_credit", seat=who))
+        merged[i] = merged.get(i, 0) + whole(n, says("whose_credit_of", seat=who, issuer=issuer), 0)
     out["credit"] = merged
     for key in ("cards", "actions"):
         items = raw.get(key, [])
         if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-            raise InvalidCommand(f"{who}'s {key}: a list of card names or ids")
+            raise InvalidCommand(says("card_list", seat=who, key=key))
         out[key] = list(items)
     return out
 
@@ -169,7 +170,7 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
     name = command.name
     a = command.args
     if name not in VOCABULARY:
-        raise InvalidCommand(f"unknown Money Maker command {name!r} (commands: {', '.join(VOCABULARY)})")
+        raise InvalidCommand(says("unknown_command", name=name, commands=comma_list(VOCABULARY)))
     args: dict[str, Any] = {}
     if name == "bid":
         args["amount"] = command.need_int("amount", minimum=1)
@@ -195,20 +196,20 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         if isinstance(card, str) and card.strip() in ("", "?"):  # the phone's "not telling" choice
             card = None
         if card is not None and (not isinstance(card, str) or not card.strip()):
-            raise InvalidCommand("'card' names the action card drawn (or leave it out)")
+            raise InvalidCommand(says("card_names_action"))
         args["card"] = card
         args["payment"] = payment_of(state, a)
     elif name == "roll":
         unknown = sorted(set(a) - {"credit", "sector", "sectors"})
         if unknown:
-            raise InvalidCommand(f"a roll names the faces of 'credit' and 'sector', not {', '.join(map(repr, unknown))}")
+            raise InvalidCommand(says("roll_names_faces", unknown=comma_list(map(repr, unknown))))
         credit = a.get("credit")
         if isinstance(credit, str):
             credit = [credit] if credit.strip() else []
         if credit is None:
             credit = []
         if not isinstance(credit, list) or not all(isinstance(c, str) for c in credit):
-            raise InvalidCommand(f"'credit' is a face of the credit die like 'red-10', not {credit!r}")
+            raise InvalidCommand(says("credit_is_face", raw=credit))
         args["credit"] = [c.strip().lower() for c in credit]
         args["sectors"] = sectors_of(a.get("sector", a.get("sectors")))
     elif name == "degrade":
@@ -218,7 +219,7 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         if isinstance(between, list) and len(between) == 1 and a.get("with") is not None:
             between = [between[0], a["with"]]
         if not isinstance(between, list) or len(between) != 2:
-            raise InvalidCommand("'deal' needs 'between': the two banks' names")
+            raise InvalidCommand(says("deal_needs_between"))
         x, y = (seat_ref(state, s, "between") for s in between)
         gives = a.get("gives")
         if gives is None:
@@ -232,12 +233,12 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
                     target["credit"] = {state.names[issuer]: a[f"{key}.credit"]}
             gives = {state.names[x]: mine, state.names[y]: theirs}
         if not isinstance(gives, Mapping):
-            raise InvalidCommand("'gives' maps each bank's name to what it gives")
+            raise InvalidCommand(says("gives_maps"))
         bundles: dict[int, dict[str, Any]] = {}
         for who, raw in gives.items():
             s = seat_ref(state, who, "gives")
             if s not in (x, y):
-                raise InvalidCommand(f"'gives': {state.names[s]} is not one of the two banks of the deal")
+                raise InvalidCommand(says("gives_not_in_deal", seat=state.names[s]))
             bundles[s] = bundle_of(state, raw, state.names[s])
         args.update(a=x, b=y, gives=bundles)
     elif name in ("accept_deal", "decline_deal", "withdraw_deal"):
@@ -247,25 +248,25 @@ def parse(state: MoneyMakerState, command: Command) -> Move:
         args["gold"] = whole(a.get("gold", 0), "gold", None)
         goods = a.get("goods", {})
         if not isinstance(goods, Mapping):
-            raise InvalidCommand("'goods' maps a market to a (signed) count")
-        args["goods"] = {market_ref(m): whole(n, f"{m} goods", None) for m, n in goods.items()}
+            raise InvalidCommand(says("goods_maps"))
+        args["goods"] = {market_ref(m): whole(n, says("what_goods", market=m), None) for m, n in goods.items()}
     elif name == "correct":
         args = parse_correct(state, command)
     elif name == "end":
         reason = a.get("reason")
         if reason is not None and not isinstance(reason, str):
-            raise InvalidCommand(f"'reason' is a short text, not {reason!r}")
+            raise InvalidCommand(says("reason_is_text", raw=reason))
         reason = (reason or "").strip()
         if len(reason) > 200:
-            raise InvalidCommand("'reason' is at most 200 characters")
+            raise InvalidCommand(says("reason_too_long"))
         args["reason"] = reason
     elif name == "redistribute":
         raw = a.get("placement")
         if raw is None:
             raw = {k[10:]: v for k, v in a.items() if k.startswith("placement.")}
             if not raw:
-                raise InvalidCommand("'redistribute' needs 'placement': each housing block and its amount")
+                raise InvalidCommand(says("redistribute_needs_placement"))
         if not isinstance(raw, Mapping):
-            raise InvalidCommand("'placement' maps each housing block to an amount")
+            raise InvalidCommand(says("placement_maps"))
         args["placement"] = list(placements(raw, "placement"))
     return Move(command.actor, name, args)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.state import DealOffer, MoneyMakerState
+from companion.games.money_maker.words import comma_list, plural, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -22,29 +23,34 @@ def _bundle_words(state: MoneyMakerState, giver: int, bundle: Mapping[str, objec
     parts: list[str] = []
     gold = int(bundle.get("gold", 0))  # type: ignore[call-overload]
     if gold:
-        parts.append(f"{gold} gold")
+        parts.append(says("gold_count", gold=gold))
     goods = bundle.get("goods", {})
     assert isinstance(goods, Mapping)
-    parts += [f"{n} {market} goods" for market, n in goods.items() if n]
+    parts += [says("goods_count", count=n, market=market) for market, n in goods.items() if n]
     credit = bundle.get("credit", {})
     assert isinstance(credit, Mapping)
-    parts += [f"{n} of {'its own' if issuer == giver else state.names[issuer] + chr(39) + 's'} credit" for issuer, n in credit.items() if n]
+    parts += [
+        says("credit_of_own", amount=n) if issuer == giver else says("credit_of", amount=n, issuer=state.names[issuer])
+        for issuer, n in credit.items()
+        if n
+    ]
     cards = bundle.get("cards", [])
     assert isinstance(cards, list)
     parts += [str(c) for c in cards]
     actions = bundle.get("actions", [])
     assert isinstance(actions, list)
     if actions:
-        parts.append(f"{len(actions)} action card{'s' if len(actions) != 1 else ''}")
-    return ", ".join(parts) or "nothing"
+        parts.append(plural(len(actions), "action card"))
+    return comma_list(parts) or says("nothing")
 
 
 def offer_words(state: MoneyMakerState, offer: DealOffer) -> str:
     """What an offer moves, for the two banks' eyes only."""
     a, b = offer.proposer, offer.other
-    return (
-        f"{state.names[a]} gives {_bundle_words(state, a, offer.gives.get(a, {}))}; "
-        f"{state.names[b]} gives {_bundle_words(state, b, offer.gives.get(b, {}))}"
+    return says(
+        "offer_words",
+        a=state.names[a], a_gives=_bundle_words(state, a, offer.gives.get(a, {})),
+        b=state.names[b], b_gives=_bundle_words(state, b, offer.gives.get(b, {})),
     )
 
 
@@ -58,17 +64,16 @@ def find_offer(state: MoneyMakerState, number: int | None, seat: int | None, rol
     if number is not None:
         found = next((o for o in state.offers if o.number == number), None)
         if found is None:
-            raise IllegalMove(f"there is no open deal offer {number}", C.DEAL_AGREED)
+            raise IllegalMove(says("no_offer_number", number=number), C.DEAL_AGREED)
         if found not in mine:
             who = state.names[found.other] if role == "other" else state.names[found.proposer]
-            verb = "answers" if role == "other" else "withdraws"
-            raise NotYourTurn(f"offer {number} is {who}'s to {'answer' if role == 'other' else 'withdraw'}: {who} {verb} it", C.DEAL_AGREED)
+            raise NotYourTurn(says("offer_to_answer" if role == "other" else "offer_to_withdraw", number=number, seat=who), C.DEAL_AGREED)
         return found
     if len(mine) == 1:
         return mine[0]
     if not mine:
-        raise IllegalMove("there is no open deal offer for you", C.DEAL_AGREED)
-    raise InvalidCommand(f"say which offer: {', '.join(str(o.number) for o in mine)}")
+        raise IllegalMove(says("no_offer_for_you"), C.DEAL_AGREED)
+    raise InvalidCommand(says("say_which_offer", numbers=comma_list(o.number for o in mine)))
 
 
 def check_decline_deal(state: MoneyMakerState, seat: int, number: int | None) -> None:
@@ -83,16 +88,19 @@ def do_decline_deal(state: MoneyMakerState, seat: int, number: int | None, lines
     offer = find_offer(state, number, seat, "other")
     state.offers.remove(offer)
     lines.append(
-        say(f"{state.names[seat]} declines {state.names[offer.proposer]}'s deal (offer {offer.number}): nothing changes", C.DEAL_AGREED)
+        say(says("declines", seat=state.names[seat], proposer=state.names[offer.proposer], number=offer.number), C.DEAL_AGREED)
     )
 
 
 def do_withdraw_deal(state: MoneyMakerState, seat: int | None, number: int | None, lines: Lines) -> None:
     offer = find_offer(state, number, seat, "proposer")
     state.offers.remove(offer)
-    by = state.names[offer.proposer] if seat is not None else "The host"
+    by = state.names[offer.proposer] if seat is not None else says("the_host")
     lines.append(
-        say(f"{by} withdraws {state.names[offer.proposer]}'s deal offer {offer.number} to {state.names[offer.other]}: nothing changes", C.DEAL_AGREED)
+        say(
+            says("withdraws", by=by, proposer=state.names[offer.proposer], number=offer.number, other=state.names[offer.other]),
+            C.DEAL_AGREED,
+        )
     )
 
 
@@ -101,7 +109,7 @@ def lapse_offers(state: MoneyMakerState, why: str, lines: Lines) -> None:
     for offer in state.offers:
         lines.append(
             say(
-                f"{state.names[offer.proposer]}'s deal offer {offer.number} to {state.names[offer.other]} lapses ({why}): nothing changes",
+                says("lapses", proposer=state.names[offer.proposer], number=offer.number, other=state.names[offer.other], why=why),
                 C.DEAL_AGREED,
             )
         )

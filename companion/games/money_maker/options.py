@@ -7,16 +7,17 @@ settings (the game's length, the Beginner's Game, a tie the text does not break)
 from __future__ import annotations
 
 from companion.games.money_maker import citations as C
+from companion.games.money_maker.words import says
 from companion.rules import SHARED_PLACE, Reading, RuleOption, cite
 
 OPTIONS: tuple[RuleOption, ...] = (
     RuleOption(
         "dice_count",
-        "Which banks the credit die counts: more than 10/20 credit on the affected blocks, or at least",
+        says("opt_dice_count"),
         (
             Reading(
                 "more-than",
-                "a bank counts with more than 10 (20) credit on the affected blocks; exactly 10 does not",
+                says("opt_dice_more_than"),
                 (
                     cite("002", "Step 5: Casting dice (Fig. 10)", "When at the number 10: Count the number of players that have more than 10 credit on the affected housing blocks."),
                     cite("002", "Step 5: Casting dice (Fig. 10)", "The purple and yellow players' credit (marked red) do both not have more than 10 outstanding credit and are not counted."),
@@ -25,7 +26,7 @@ OPTIONS: tuple[RuleOption, ...] = (
             ),
             Reading(
                 "at-least",
-                "a bank counts with at least 10 (20) credit on the affected blocks",
+                says("opt_dice_at_least"),
                 (
                     cite("002", "Example dice rolls (Money Maker in short)", "4 players have at least 20 outstanding debt to the harbor housing blocks. The bank run chip moves 4 spots."),
                     cite("notes", "Money Maker", "one student project counts \"at least\""),
@@ -34,44 +35,44 @@ OPTIONS: tuple[RuleOption, ...] = (
         ),
         "more-than",
         disputed=True,
-        why_default="the rule text and its worked example (Fig. 10) say 'more than'; only the quick-reference blue example says 'at least'",
+        why_default=says("opt_dice_why"),
     ),
     RuleOption(
         "bank_runs",
-        "How many bank runs the game lasts",
+        says("opt_bank_runs"),
         (
-            Reading("3", "short game: ends after the 3rd bank run (~15 minutes per player)", (cite("002", "Introduction", "The short version ends after 3 bank runs."),)),
-            Reading("4", "ends after the 4th bank run (~20 minutes per player)", (cite("002", "End of the game", "4 bank runs have been completed (average duration game)"),)),
-            Reading("5", "ends after the 5th bank run (~25 minutes per player)", (cite("002", "End of the game", "5 bank runs have been completed (longer game)"),)),
+            Reading("3", says("opt_runs_3"), (cite("002", "Introduction", "The short version ends after 3 bank runs."),)),
+            Reading("4", says("opt_runs_4"), (cite("002", "End of the game", "4 bank runs have been completed (average duration game)"),)),
+            Reading("5", says("opt_runs_5"), (cite("002", "End of the game", "5 bank runs have been completed (longer game)"),)),
         ),
         "3",
         disputed=False,
-        why_default="the seed calls 3 bank runs the short game; agree on the length before starting",
+        why_default=says("opt_runs_why"),
     ),
     RuleOption(
         "variant",
-        "The full game with credit, or the Beginner's Game without credit",
+        says("opt_variant"),
         (
-            Reading("full", "the full game: pay with gold or credit, credit on the city rings", (cite("002", "Learn the game by playing"),)),
+            Reading("full", says("opt_variant_full"), (cite("002", "Learn the game by playing"),)),
             Reading(
                 "beginner",
-                "the Beginner's Game: no credit; red/green 10/20 discard 1/2 goods, blue 10/20 moves the chip 1/2 spots",
+                says("opt_variant_beginner"),
                 (cite("002", "Tips for future game sessions", "Play the complete game but without credit, according to the rules of the Money Maker: Beginner's Game."), C.BEGINNER),
             ),
         ),
         "full",
         disputed=False,
-        why_default="the manual's game; the Beginner's Game has its own short manual, not among the seeds (its dice effects come from the notes)",
+        why_default=says("opt_variant_why"),
     ),
     RuleOption(
         "tie_break",
-        "Two banks equally rich at the end (the text names no tie-break)",
+        says("opt_tie_break"),
         (
-            Reading("shared", "they share the place: the text names the richest player the winner and nothing more", (C.WINNER, C.RICHNESS, SHARED_PLACE)),
-            Reading("gold", "the bank with more gold in its vault is ahead (a house rule: not in the text)", (C.HOUSE_TIE_BREAK,)),
+            Reading("shared", says("opt_tie_shared"), (C.WINNER, C.RICHNESS, SHARED_PLACE)),
+            Reading("gold", says("opt_tie_gold"), (C.HOUSE_TIE_BREAK,)),
         ),
         "shared",
         disputed=False,
-        why_default="002 says only that the richest player wins, by the score sheet; a tie it does not break is a shared place",
+        why_default=says("opt_tie_why"),
     ),
 )

@@ -22,6 +22,7 @@ from companion.games.money_maker.state import (
     Bank,
     MoneyMakerState,
 )
+from companion.games.money_maker.words import comma_list, says, semicolon_list
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -97,8 +98,7 @@ def place(state: MoneyMakerState, bank: Bank, placements: tuple[Placement, ...] 
         if p.block not in blocks:
             ring = state.comp.ring(bank.rating).name
             raise IllegalMove(
-                f"housing block {p.block!r} is not on ring {ring}, where {state.names[bank.seat]}'s credit goes "
-                f"(blocks: {', '.join(blocks)})",
+                says("block_not_on_ring", block=p.block, ring=ring, seat=state.names[bank.seat], blocks=comma_list(blocks)),
                 C.PAYING,
             )
         out[p.block] = out.get(p.block, 0) + p.amount
@@ -118,13 +118,13 @@ def credit_usable(state: MoneyMakerState, issuer: int) -> tuple[bool, str]:
     bank = state.banks[issuer]
     name = state.names[issuer]
     if bank.bankrupt:
-        return False, f"{name} is bankrupt: its credit is worthless"
+        return False, says("credit_worthless", seat=name)
     if state.phase == BANK_RUN and state.bank_run is not None and state.bank_run.started:
         standing = state.bank_run.standing.get(issuer, SOLVENT)
         if standing != SOLVENT:
-            return False, f"{name} is not solvent in this bank run ({standing})"
+            return False, says("issuer_not_solvent", seat=name, standing=standing)
     if bank.in_prison:
-        return False, f"{name} is in debtors' prison, not solvent"
+        return False, says("issuer_in_prison", seat=name)
     return True, ""
 
 
@@ -153,37 +153,35 @@ def check_payment(
     name = state.names[seat]
     if not payment.said:
         if bank.gold < amount:
-            raise IllegalMove(
-                f"{name} has to pay {amount} for {what}; say how: 'gold', 'credit' (own credit) "
-                f"and/or 'foreign' (other banks' credit)",
-                C.PAYING,
-            )
+            raise IllegalMove(says("say_how_to_pay", seat=name, amount=amount, what=what), C.PAYING)
         payment = Payment(gold=amount)
     gold = payment.gold or 0
     if payment.total() != amount:
         raise IllegalMove(
-            f"{what} costs {amount}, but the payment adds up to {payment.total()} "
-            f"({gold} gold + {payment.own_total} own credit + {payment.foreign_total} other banks' credit)",
+            says(
+                "payment_adds_up", what=what, amount=amount, total=payment.total(), gold=gold,
+                own=payment.own_total, foreign=payment.foreign_total,
+            ),
             C.PAYING,
         )
     if gold > bank.gold:
-        raise IllegalMove(f"{name} cannot pay {gold} gold: the vault holds only {bank.gold}", C.PAYING)
+        raise IllegalMove(says("vault_gold_short", seat=name, gold=gold, held=bank.gold), C.PAYING)
     if payment.own and state.beginner:
-        raise IllegalMove("the Beginner's Game has no credit: pay in gold", C.BEGINNER)
+        raise IllegalMove(says("beginner_pay_gold"), C.BEGINNER)
     own_places = place(state, bank, payment.own) if payment.own else {}
     held_left = dict(bank.held)
     foreign_places: dict[int, dict[str, int]] = {}
     for issuer, p in payment.foreign:
         if issuer == seat:
-            raise IllegalMove(f"'foreign' is other banks' credit; {name}'s own credit goes under 'credit'", C.PAYING)
+            raise IllegalMove(says("foreign_not_own", seat=name), C.PAYING)
         if held_left.get(issuer, 0) < p.amount:
             raise IllegalMove(
-                f"{name} holds only {held_left.get(issuer, 0)} of {state.names[issuer]}'s credit, not {p.amount}",
+                says("holds_only_credit", seat=name, held=held_left.get(issuer, 0), issuer=state.names[issuer], amount=p.amount),
                 C.PAYING_OTHERS,
             )
         ok, why = credit_usable(state, issuer)
         if not ok:
-            raise IllegalMove(f"{state.names[issuer]}'s credit cannot pay now: {why}", C.SOLVENT_ONLY)
+            raise IllegalMove(says("credit_cannot_pay", issuer=state.names[issuer], why=why), C.SOLVENT_ONLY)
         held_left[issuer] -= p.amount
         issuer_bank = state.banks[issuer]
         spot = place(state, issuer_bank, [p])
@@ -212,25 +210,30 @@ def make_payment(state: MoneyMakerState, seat: int, plan: PaymentPlan) -> Paid:
 def describe(state: MoneyMakerState, paid: Paid) -> str:
     parts: list[str] = []
     if paid.gold:
-        parts.append(f"{paid.gold} gold to the Gold Reserve")
+        parts.append(says("paid_gold", gold=paid.gold))
     if paid.own:
-        parts.append("own credit on " + ", ".join(f"{b}: {n}" for b, n in sorted(paid.own.items())))
+        parts.append(says("paid_own", blocks=_blocks(paid.own)))
     for issuer, spots in sorted(paid.foreign.items()):
-        parts.append(
-            f"{state.names[issuer]}'s credit on " + ", ".join(f"{b}: {n}" for b, n in sorted(spots.items()))
-        )
-    return "; ".join(parts) if parts else "nothing"
+        parts.append(says("paid_foreign", issuer=state.names[issuer], blocks=_blocks(spots)))
+    return semicolon_list(parts) if parts else says("nothing")
+
+
+def _blocks(board: dict[str, int]) -> str:
+    """``I-1: 2, I-2: 1``: credit per block, in block order."""
+    return comma_list(says("block_amount", block=b, amount=n) for b, n in sorted(board.items()))
 
 
 def private(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     """A line only the seat sees: what its vault holds now."""
     b = state.banks[seat]
-    held = ", ".join(f"{state.names[i]} {n}" for i, n in sorted(b.held.items())) or "none"
-    acts = ", ".join(b.actions) or "none"
+    held = comma_list(says("name_amount", name=state.names[i], amount=n) for i, n in sorted(b.held.items())) or says("none")
+    acts = comma_list(b.actions) or says("none")
     lines.append(
         say(
-            f"Your vault: {b.gold} gold, {b.goods['production']} production and {b.goods['consumer']} consumer goods, "
-            f"other banks' credit: {held}, action cards: {acts}",
+            says(
+                "your_vault", gold=b.gold, production=b.goods["production"], consumer=b.goods["consumer"],
+                held=held, actions=acts,
+            ),
             audience=[seat],
         )
     )

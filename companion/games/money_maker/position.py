@@ -48,6 +48,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     card_kind,
 )
+from companion.games.money_maker.words import comma_list, says
 from companion.position import PositionError, Reader, pool_rest, seat_blocks, seat_index
 
 TOP = ("turn", "phase", "turn_no", "meter", "bank_runs_done", "reserve", "markets", "open_cards", "banks")
@@ -102,7 +103,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
     vaults = sum(b.gold for b in st.banks)
     reserve = pool_rest(
         top, "reserve", vaults, total_gold, any(r.has("gold") for r in readers.values()),
-        holders_key="banks", pool="in the Gold Reserve", held_at="in the vaults", holders="the vaults", unit="gold",
+        holders_key="banks", pool=says("pos_pool"), held_at=says("pos_held_at"), holders=says("pos_holders"), unit=says("what_gold"),
     )
     if reserve is not None:
         st.reserve = reserve
@@ -113,7 +114,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
         markets = Reader(top.get("markets"), "markets", MARKETS)
         for m in MARKETS:
             if markets.has(m):
-                st.markets[m] = markets.whole(m, 0, len(comp.markets[m].slots), " (the market's slots)")
+                st.markets[m] = markets.whole(m, 0, len(comp.markets[m].slots), says("pos_market_slots"))
     for i, r in readers.items():
         if r.has("goods"):
             goods = Reader(r.get("goods"), r.path("goods"), MARKETS)
@@ -126,7 +127,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
             if natural < 0:
                 raise PositionError(
                     "markets" if top.has("markets") else "banks",
-                    f"the markets and vaults hold more {m} goods than the game's {comp.markets[m].goods}",
+                    says("pos_goods_too_many", market=m, goods=comp.markets[m].goods),
                 )
             st.natural[m] = natural
 
@@ -136,12 +137,12 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
         if r.has("rating"):
             rating = _rating(r, len(comp.rings))
             if rating != bank.rating and in_run:
-                raise PositionError(r.path("rating"), "ratings change by promotion and degradation during a bank run")
+                raise PositionError(r.path("rating"), says("pos_rating_in_run"))
             bank.rating = rating
         if r.has("credit"):
-            board = _credit(r, comp.ring(bank.rating).blocks, "prison" if bank.rating == PRISON else RINGS[bank.rating - 1])
+            board = _credit(r, comp.ring(bank.rating).blocks, says("pos_prison") if bank.rating == PRISON else RINGS[bank.rating - 1])
             if in_run and board != bank.board:
-                raise PositionError(r.path("credit"), "credit cannot be set during a bank run (finish it first)")
+                raise PositionError(r.path("credit"), says("pos_credit_in_run"))
             bank.board = board
         if r.has("held"):
             old_held = dict(bank.held)
@@ -150,16 +151,16 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
             for key in held.raw:
                 issuer = seat_index(key, names, held.path(str(key)))
                 if issuer == i:
-                    raise PositionError(held.path(str(key)), "a bank's own credit is on the board, not in its vault")
+                    raise PositionError(held.path(str(key)), says("pos_own_credit_held"))
                 pieces = held.whole(key, 0)
                 if pieces:
                     bank.held[issuer] = bank.held.get(issuer, 0) + pieces
             if in_run and bank.held != old_held:
-                raise PositionError(r.path("held"), "credit cannot be set during a bank run (finish it first)")
+                raise PositionError(r.path("held"), says("pos_credit_in_run"))
         elif r.has("rating") and bank.board and not r.has("credit"):
             ring = {b.id for b in comp.ring(bank.rating).blocks}
             if not set(bank.board) <= ring:
-                raise PositionError(r.path("credit"), "the bank's credit must lie on its new ring: give it too")
+                raise PositionError(r.path("credit"), says("pos_credit_new_ring"))
     if not in_run:  # each bank has issued what is out: on the board and in other vaults
         for bank in st.banks:
             out = bank.on_board + sum(b.held.get(bank.seat, 0) for b in st.banks if b.seat != bank.seat)
@@ -173,26 +174,26 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
         if r.has("actions"):
             actions = r.get("actions")
             if not isinstance(actions, list):
-                raise PositionError(r.path("actions"), "must be a list of action card codes")
+                raise PositionError(r.path("actions"), says("pos_action_list"))
             codes = {k.code for k in comp.actions} | {"?"}
             for j, code in enumerate(actions):
                 if not isinstance(code, str) or code.strip().upper() not in codes:
-                    raise PositionError(f"{r.path('actions')}[{j}]", f"{code!r} is not an action card ({', '.join(sorted(codes))})")
+                    raise PositionError(f"{r.path('actions')}[{j}]", says("pos_not_action", code=code, codes=comma_list(sorted(codes))))
             new = [a.strip().upper() for a in actions]
             st.actions_out += len(new) - len(st.banks[i].actions)
             st.banks[i].actions = new
             if st.actions_out > sum(k.copies for k in comp.actions):
-                raise PositionError(r.path("actions"), f"the game has {sum(k.copies for k in comp.actions)} action cards")
+                raise PositionError(r.path("actions"), says("pos_action_count", count=sum(k.copies for k in comp.actions)))
 
     # the turn --------------------------------------------------------------------------
     if top.has("bank_runs_done"):
-        done = top.whole("bank_runs_done", 0, st.length - 1, f" (this game lasts {st.length} bank runs)")
+        done = top.whole("bank_runs_done", 0, st.length - 1, says("pos_game_lasts", length=st.length))
         if done != st.runs_done:
             if in_run or st.runs_started != st.runs_done:
-                raise PositionError("bank_runs_done", "a bank run is being played: finish it first")
+                raise PositionError("bank_runs_done", says("pos_run_on"))
             st.runs_done = st.runs_started = done
     if top.has("meter"):
-        st.meter = top.whole("meter", 0, st.spots - 1, " (the circle starts a bank run)")
+        st.meter = top.whole("meter", 0, st.spots - 1, says("pos_circle"))
     if top.has("turn_no"):
         st.turn_no = top.whole("turn_no", 0, 9999)
     turn = top.seat("turn", names) if top.has("turn") else st.turn
@@ -201,11 +202,11 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
         phase = top.text("phase", PHASES)
     if turn != st.turn or phase != st.phase:
         if st.phase not in (*PHASES, FIRST_AUCTION):
-            raise PositionError("phase", f"the base position is in the middle of a {st.phase.replace('-', ' ')}: finish it first")
+            raise PositionError("phase", says("pos_mid_phase", phase=st.phase.replace("-", " ")))
         if phase == FIRST_AUCTION:
-            raise PositionError("phase", f"is one of {', '.join(PHASES)}")
+            raise PositionError("phase", says("pos_phase_one_of", phases=comma_list(PHASES)))
         if st.banks[turn].bankrupt:
-            raise PositionError("turn", f"{names[turn]} is bankrupt, out of the game")
+            raise PositionError("turn", says("pos_turn_bankrupt", seat=names[turn]))
         st.turn, st.phase = turn, phase
         st.auction = None
         st.due = None
@@ -230,22 +231,22 @@ def _rating(r: Reader, rings: int) -> int:
             return PRISON
         if text in RINGS[:rings]:
             return RINGS.index(text) + 1
-        raise PositionError(r.path("rating"), f"is a ring ({', '.join(RINGS[:rings])} or 1-{rings}) or 'prison', not {raw!r}")
-    return r.whole("rating", 0, rings, " (0 is debtors' prison)")
+        raise PositionError(r.path("rating"), says("pos_rating_is", rings=comma_list(RINGS[:rings]), count=rings, raw=raw))
+    return r.whole("rating", 0, rings, says("pos_zero_prison"))
 
 
 def _credit(r: Reader, blocks: Any, ring: str) -> dict[str, int]:
     raw = r.get("credit")
     where = r.path("credit")
     if not isinstance(raw, Mapping):
-        raise PositionError(where, "must be an object of housing block -> pieces of credit")
+        raise PositionError(where, says("pos_credit_object"))
     ids = [b.id for b in blocks]
     board: dict[str, int] = {}
     for key, pieces in raw.items():
         if key not in ids:
-            raise PositionError(f"{where}.{key}", f"is not a housing block of the bank's ring {ring} ({', '.join(ids)})")
+            raise PositionError(f"{where}.{key}", says("pos_not_block", ring=ring, blocks=comma_list(ids)))
         if isinstance(pieces, bool) or not isinstance(pieces, int) or pieces < 0:
-            raise PositionError(f"{where}.{key}", f"is a number of credit pieces (0 or more), not {pieces!r}")
+            raise PositionError(f"{where}.{key}", says("pos_pieces", raw=pieces))
         if pieces:
             board[key] = pieces
     return board
@@ -257,13 +258,13 @@ def _place_cards(st: MoneyMakerState, top: Reader, readers: Mapping[int, Reader]
 
     def ids(raw: Any, where: str) -> list[str]:
         if not isinstance(raw, list):
-            raise PositionError(where, "must be a list of investment card ids (FARM-1)")
+            raise PositionError(where, says("pos_card_list"))
         out: list[str] = []
         for j, item in enumerate(raw):
             text = item.strip().upper() if isinstance(item, str) else ""
             head, sep, tail = text.rpartition("-")
             if not sep or head not in copies or not tail.isdigit() or not 1 <= int(tail) <= copies[head]:
-                raise PositionError(f"{where}[{j}]", f"{item!r} is not an investment card id of this edition (CODE-copy)")
+                raise PositionError(f"{where}[{j}]", says("pos_not_card_id", raw=item))
             out.append(text)
         return out
 
@@ -277,7 +278,7 @@ def _place_cards(st: MoneyMakerState, top: Reader, readers: Mapping[int, Reader]
     for where, cards in places:
         for card in cards:
             if card in seen:
-                raise PositionError(where, f"{card} lies in {seen[card]} already (each card lies in one place)")
+                raise PositionError(where, says("pos_card_twice", card=card, where=seen[card]))
             seen[card] = where
     before = set(st.open_cards) | {c for b in st.banks for c in b.cards}
     now = set(seen)
@@ -310,42 +311,42 @@ def problems(state: MoneyMakerState) -> list[tuple[str, str]]:
     names = state.names
     out: list[tuple[str, str]] = []
     if state.reserve < 0:
-        out.append(("reserve", "cannot be negative"))
+        out.append(("reserve", says("pos_negative")))
     if state.reserve + sum(b.gold for b in state.banks) != comp.gold_total + state.gold_corrected:
-        out.append(("reserve", f"the Gold Reserve and the vaults must hold the game's {comp.gold_total} gold"))
+        out.append(("reserve", says("pos_gold_total", gold=comp.gold_total)))
     for m, market in comp.markets.items():
         in_vaults = sum(b.goods[m] for b in state.banks)
         if not 0 <= state.markets[m] <= len(market.slots):
-            out.append((f"markets.{m}", f"a market has {len(market.slots)} slots"))
+            out.append((f"markets.{m}", says("pos_market_has_slots", slots=len(market.slots))))
         if state.natural[m] < 0 or state.markets[m] + state.natural[m] + in_vaults + state.removed_goods[m] != market.goods:
-            out.append((f"markets.{m}", f"the markets, vaults and natural reserve must hold the game's {market.goods} {m} goods"))
+            out.append((f"markets.{m}", says("pos_goods_total", goods=market.goods, market=m)))
     for bank in state.banks:
         where = f"banks.{names[bank.seat]}"
         if bank.gold < 0:
-            out.append((f"{where}.gold", "cannot be negative"))
+            out.append((f"{where}.gold", says("pos_negative")))
         if any(n < 0 for n in bank.goods.values()):
-            out.append((f"{where}.goods", "cannot be negative"))
+            out.append((f"{where}.goods", says("pos_negative")))
         held_by_others = sum(b.held.get(bank.seat, 0) for b in state.banks if b.seat != bank.seat)
         if bank.issued - bank.extinguished - bank.written_off != bank.on_board + held_by_others + _outstanding(state, bank.seat):
-            out.append((f"{where}.credit", "the bank's credit issued and not paid off must lie on the board or in other vaults"))
+            out.append((f"{where}.credit", says("pos_credit_issued")))
         ring = {b.id for b in comp.ring(bank.rating).blocks}
         if not set(bank.board) <= ring:
-            out.append((f"{where}.credit", "a bank's credit lies on its own ring (ring I in debtors' prison)"))
+            out.append((f"{where}.credit", says("pos_credit_own_ring")))
         if any(n <= 0 for n in bank.board.values()) or any(n <= 0 for n in bank.held.values()):
-            out.append((f"{where}.credit", "pieces of credit are counted 1 or more"))
+            out.append((f"{where}.credit", says("pos_pieces_positive")))
         if bank.seat in bank.held:
-            out.append((f"{where}.held", "a bank's own credit is on the board, not in its vault"))
+            out.append((f"{where}.held", says("pos_own_credit_held")))
         if bank.bankrupt and (bank.board or bank.cards or bank.gold):
-            out.append((where, "a bankrupt bank has left the game with nothing"))
+            out.append((where, says("pos_bankrupt_nothing")))
     cards = [c for b in state.banks for c in b.cards] + state.open_cards
     if len(cards) != len(set(cards)):
-        out.append(("open_cards", "each investment card lies in one place"))
+        out.append(("open_cards", says("pos_one_place")))
     if not set(cards) <= set(state.drawn):
-        out.append(("open_cards", "a card on the table was drawn from the deck"))
+        out.append(("open_cards", says("pos_drawn_from_deck")))
     if len(state.drawn) + sum(state.deck.values()) != sum(k.copies for k in comp.investments) or any(
         n < 0 for n in state.deck.values()
     ):
-        out.append(("open_cards", "the investment deck and the cards drawn must make the edition's cards"))
+        out.append(("open_cards", says("pos_deck_cards")))
     if not state.meter >= 0:
-        out.append(("meter", "cannot be negative"))
+        out.append(("meter", says("pos_negative")))
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.payment import Placement, credit_usable, place
 from companion.games.money_maker.state import BANK_RUN, Bank, MoneyMakerState
+from companion.games.money_maker.words import says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -14,7 +15,7 @@ Lines = list[Explanation]
 def free_from_prison(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     bank = state.banks[seat]
     bank.rating = 1
-    lines.append(say(f"{state.names[seat]}'s debt is paid: free again, on ring I", C.PRISON))
+    lines.append(say(says("free_again", seat=state.names[seat]), C.PRISON))
 
 
 def prisoner_absorbs(state: MoneyMakerState, seat: int, lines: Lines) -> None:
@@ -37,7 +38,7 @@ def prisoner_absorbs(state: MoneyMakerState, seat: int, lines: Lines) -> None:
         extinguish(bank, n)
         lines.append(
             say(
-                f"{state.names[seat]} is in prison: {n} of {state.names[issuer]}'s credit pays its debt at once",
+                says("prisoner_absorbs", seat=state.names[seat], amount=n, issuer=state.names[issuer]),
                 C.PRISON,
                 C.PRISONER_CREDIT,
                 C.PLACED_BY_DEFAULT,

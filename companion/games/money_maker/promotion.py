@@ -7,13 +7,14 @@ from companion.errors import IllegalMove
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.payment import Placement, place, spread
 from companion.games.money_maker.state import PRISON, Bank, MoneyMakerState
+from companion.games.money_maker.words import comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
 
 
 def ring_name(state: MoneyMakerState, rating: int) -> str:
-    return "debtors' prison" if rating == PRISON else f"ring {state.comp.ring(rating).name}"
+    return says("debtors_prison") if rating == PRISON else says("ring_named", ring=state.comp.ring(rating).name)
 
 
 def promote(state: MoneyMakerState, seat: int, paid: int, lines: Lines) -> None:
@@ -29,19 +30,15 @@ def promote(state: MoneyMakerState, seat: int, paid: int, lines: Lines) -> None:
         nxt = state.comp.ring(bank.rating + 1).cost_to_reach if bank.rating < len(state.comp.rings) else 0
         if nxt:
             lines.append(
-                say(f"{state.names[seat]} paid {paid} at once; {nxt} is needed to reach {ring_name(state, bank.rating + 1)}: no promotion", C.PROMOTION)
+                say(says("no_promotion", seat=state.names[seat], paid=paid, needed=nxt, ring=ring_name(state, bank.rating + 1)), C.PROMOTION)
             )
         return
     old = bank.rating
     move_to_ring(state, bank, rating)
-    rest = (
-        f"; its remaining {bank.on_board} credit moves to the new ring (redistribute to choose the blocks)"
-        if bank.on_board
-        else ""
-    )
+    rest = says("promoted_credit_moves", credit=bank.on_board) if bank.on_board else ""
     lines.append(
         say(
-            f"{state.names[seat]} paid {paid} at once and is promoted from {ring_name(state, old)} to {ring_name(state, rating)}{rest}",
+            says("promoted", seat=state.names[seat], paid=paid, old=ring_name(state, old), new=ring_name(state, rating), rest=rest),
             C.PROMOTION,
         )
     )
@@ -78,13 +75,13 @@ def check_redistribute(state: MoneyMakerState, seat: int, placements: list[Place
     there, so :func:`place` (pure) judges it on the board as it is."""
     if seat not in state.may_redistribute:
         raise IllegalMove(
-            f"{state.names[seat]} may rearrange its credit only right after a promotion or degradation (until the next roll)",
+            says("no_redistribute_now", seat=state.names[seat]),
             C.PROMOTION,
         )
     bank = state.banks[seat]
     total = sum(p.amount for p in placements)
     if total != bank.on_board:
-        raise IllegalMove(f"{state.names[seat]} has {bank.on_board} credit on the board; the new placement holds {total}", C.PROMOTION)
+        raise IllegalMove(says("placement_total", seat=state.names[seat], credit=bank.on_board, total=total), C.PROMOTION)
     place(state, bank, placements)
 
 
@@ -95,6 +92,12 @@ def do_redistribute(state: MoneyMakerState, seat: int, placements: list[Placemen
     for b, n in place(state, bank, placements).items():
         bank.add_board(b, n)
     lines.append(
-        say(f"{state.names[seat]} redistributes its credit: " + ", ".join(f"{b}: {n}" for b, n in sorted(bank.board.items())), C.PROMOTION)
+        say(
+            says(
+                "redistributes", seat=state.names[seat],
+                blocks=comma_list(says("block_amount", block=b, amount=n) for b, n in sorted(bank.board.items())),
+            ),
+            C.PROMOTION,
+        )
     )
 

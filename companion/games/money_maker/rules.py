@@ -77,6 +77,7 @@ from companion.games.money_maker.trading import (
     do_produce,
     do_sell,
 )
+from companion.games.money_maker.words import says
 from companion.rules import EARLY_END, Explanation
 
 
@@ -148,13 +149,13 @@ def check_and_apply(state: MoneyMakerState, move: Move, *, in_place: bool = Fals
 
 def seat_of(move: Move, what: str) -> int:
     if move.actor.kind is not ActorKind.SEAT or move.actor.seat is None:
-        raise NotYourTurn(f"{what} is done by a seat, not by {move.actor}", C.STEP2)
+        raise NotYourTurn(says("done_by_a_seat", what=what, actor=move.actor), C.STEP2)
     return move.actor.seat
 
 
 def not_bankrupt(state: MoneyMakerState, seat: int) -> None:
     if state.banks[seat].bankrupt:
-        raise IllegalMove(f"{state.names[seat]} is bankrupt and out of the game", C.BANKRUPTCY)
+        raise IllegalMove(says("bankrupt_out", seat=state.names[seat]), C.BANKRUPTCY)
 
 
 def _other(move: Move, proposer: int) -> int:
@@ -173,16 +174,16 @@ def _actor_seat(state: MoneyMakerState, move: Move) -> int | None:
     name = move.name
     kind = move.actor.kind
     if state.phase == "over":
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     if name in ("draw", "roll"):
         if kind is ActorKind.SEAT:
-            raise NotYourTurn(f"'{name}' is what the table shows (chance) or the host types, not a seat", C.STEP5)
+            raise NotYourTurn(says("chance_not_seat", command=name), C.STEP5)
         return None
     if name == "close_auction":
         return None
     if name == "deal":
         if kind is ActorKind.CHANCE or (kind is ActorKind.SEAT and move.actor.seat not in (a["a"], a["b"])):
-            raise NotYourTurn("a deal is proposed by one of its two banks (or recorded by the host)", C.DEALS)
+            raise NotYourTurn(says("deal_proposed_by"), C.DEALS)
         if kind is ActorKind.HOST:  # the referee records what both banks agreed at the table
             return None
         proposer = move.actor.seat
@@ -191,39 +192,39 @@ def _actor_seat(state: MoneyMakerState, move: Move) -> int | None:
         return proposer
     if name == "withdraw_deal":
         if kind is ActorKind.CHANCE:
-            raise NotYourTurn("a deal offer is withdrawn by the bank that made it (or the host)", C.DEAL_AGREED)
+            raise NotYourTurn(says("offer_withdrawn_by"), C.DEAL_AGREED)
         return move.actor.seat if kind is ActorKind.SEAT else None
     if name == "end":
         if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host ends the game early", EARLY_END)
+            raise NotYourTurn(says("only_host_ends"), EARLY_END)
         return None
     if name == "correct":
         if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host corrects a value", CORRECTION_RULE)
+            raise NotYourTurn(says("only_host_corrects"), CORRECTION_RULE)
         return None
     if name == "grant":
         if kind is not ActorKind.HOST:
-            raise NotYourTurn("only the host records an action card's effect with the reserves", C.ACTION_CARDS)
+            raise NotYourTurn(says("only_host_grants"), C.ACTION_CARDS)
         return None
     if name == "degrade":
         if kind is ActorKind.HOST:
             if a["seat"] is None:
-                raise InvalidCommand("the host names the 'seat' that degrades")
+                raise InvalidCommand(says("host_names_seat"))
             seat: int = a["seat"]
         else:
-            seat = seat_of(move, "degrading")
+            seat = seat_of(move, says("what_degrading"))
             if a["seat"] is not None and a["seat"] != seat:
-                raise NotYourTurn("a bank degrades itself (or the host records it)", C.DEGRADATION)
-        _in_run(state, "degrading")
+                raise NotYourTurn(says("degrades_itself"), C.DEGRADATION)
+        _in_run(state, says("what_degrading"))
         return seat
     if name in ("accept_deal", "decline_deal") and kind is not ActorKind.SEAT:
-        raise NotYourTurn("a deal offer is answered by the other bank, on its own phone", C.DEAL_AGREED)
-    seat = seat_of(move, f"'{name}'")
+        raise NotYourTurn(says("offer_answered_by"), C.DEAL_AGREED)
+    seat = seat_of(move, says("quoted_command", command=name))
     not_bankrupt(state, seat)
     if name == "settle":
-        _in_run(state, "settling")
+        _in_run(state, says("what_settling"))
     elif name == "pay_debt":
-        _in_run(state, "paying a bank-run debt")
+        _in_run(state, says("what_paying_run_debt"))
     return seat
 
 
@@ -267,6 +268,6 @@ def _apply_seat_move(state: MoneyMakerState, seat: int, move: Move, lines: list[
 def _in_run(state: MoneyMakerState, what: str) -> None:
     run = state.bank_run
     if state.phase != BANK_RUN or run is None:
-        raise IllegalMove(f"{what} belongs to a bank run, and none is on", C.BANK_RUN)
+        raise IllegalMove(says("no_bank_run_on", what=what), C.BANK_RUN)
     if not run.started:
-        raise IllegalMove(f"{what}: first roll the sector dice for the bank run", C.RUN_STEP1)
+        raise IllegalMove(says("roll_run_first", what=what), C.RUN_STEP1)

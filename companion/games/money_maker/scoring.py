@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.money_maker.state import PRISON, MoneyMakerState, card_kind, market_price
+from companion.games.money_maker.words import comma_list, says
 
 
 def credit_to_others(state: MoneyMakerState, seat: int) -> int:
@@ -21,15 +22,15 @@ def seat_score(state: MoneyMakerState, seat: int) -> SeatScore:
         for market, n in kind.requires:
             price = market_price(state, market)
             card_points += n * price
-            details.append(f"{kind.name} {n}×{price}")
+            details.append(says("card_points", name=kind.name, count=n, price=price))
     held = sum(bank.held.values())
     if bank.bankrupt:
-        rating_value, rating_label = 0, "bankrupt"
+        rating_value, rating_label = 0, says("score_bankrupt")
     elif bank.rating == PRISON:
-        rating_value, rating_label = comp.prison_value, "debtors' prison"
+        rating_value, rating_label = comp.prison_value, says("debtors_prison")
     else:
         ring = comp.ring(bank.rating)
-        rating_value, rating_label = ring.score_value, f"ring {ring.name}"
+        rating_value, rating_label = ring.score_value, says("ring_named", ring=ring.name)
     on_board = bank.on_board
     if state.bank_run is not None and state.bank_run.started:
         run = state.bank_run
@@ -40,30 +41,33 @@ def seat_score(state: MoneyMakerState, seat: int) -> SeatScore:
     assets = bank.gold + goods + card_points + held + rating_value
     liabilities = on_board + to_others
     lines = (
-        ScoreLine("Gold in the vault", bank.gold),
-        ScoreLine("Goods in the vault", goods, f"{bank.goods['production']} production + {bank.goods['consumer']} consumer, 1 each"),
-        ScoreLine("Investment cards", card_points, ", ".join(details) or "none"),
-        ScoreLine("Other banks' credit", held, ", ".join(f"{state.names[i]} {n}" for i, n in sorted(bank.held.items())) or "none"),
-        ScoreLine("Credit rating", rating_value, rating_label),
-        ScoreLine(f"Subtotal assets (+) = {assets}", 0, "the lines above; not added again"),
-        ScoreLine("Credit on the board", -on_board),
-        ScoreLine("Credit to others", -to_others, "own credit in other banks' vaults"),
-        ScoreLine(f"Subtotal liabilities (-) = {liabilities}", 0, "the two lines above; not added again"),
+        ScoreLine(says("score_gold"), bank.gold),
+        ScoreLine(
+            says("score_goods"), goods,
+            says("score_goods_detail", production=bank.goods["production"], consumer=bank.goods["consumer"]),
+        ),
+        ScoreLine(says("score_cards"), card_points, comma_list(details) or says("none")),
+        ScoreLine(
+            says("score_held"), held,
+            comma_list(says("name_amount", name=state.names[i], amount=n) for i, n in sorted(bank.held.items())) or says("none"),
+        ),
+        ScoreLine(says("score_rating"), rating_value, rating_label),
+        ScoreLine(says("score_assets", assets=assets), 0, says("score_assets_detail")),
+        ScoreLine(says("score_on_board"), -on_board),
+        ScoreLine(says("score_to_others"), -to_others, says("score_to_others_detail")),
+        ScoreLine(says("score_liabilities", liabilities=liabilities), 0, says("score_liabilities_detail")),
     )
     if state.gold_breaks_ties:  # the table's rules option tie_break=gold
-        return SeatScore(seat, lines, tiebreak=bank.gold, tiebreak_label="gold in the vault")
+        return SeatScore(seat, lines, tiebreak=bank.gold, tiebreak_label=says("tiebreak_gold"))
     return SeatScore(seat, lines)  # 002 names no tie-break: equal scores share the place
 
 
 def score_sheet(state: MoneyMakerState) -> ScoreSheet:
     notes: list[str] = []
     if state.comp.unverified:
-        notes.append(
-            "Unverified component values were used (ring blocks, rating values, market prices, cards): "
-            "see 'companion edition money-maker' and docs/editions.md"
-        )
+        notes.append(says("note_unverified"))
     if state.gold_breaks_ties:
-        notes.append("Final score = assets - liabilities; a tie goes to the bank with more gold (the table's rules option)")
+        notes.append(says("note_tie_gold"))
     else:
-        notes.append("Final score = assets - liabilities; banks as rich as each other share the place (002 names no tie-break)")
+        notes.append(says("note_tie_shared"))
     return ScoreSheet(tuple(seat_score(state, i) for i in range(state.seats)), final=state.phase == "over", notes=tuple(notes))

@@ -15,6 +15,7 @@ from typing import Any
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.components import Components
+from companion.games.money_maker.words import plural, says
 
 # phases --------------------------------------------------------------------------
 FIRST_AUCTION = "first-auction"  # the auction for the first turn
@@ -278,7 +279,7 @@ def card_kind(card_id: str) -> str:
 
 def card_label(state: MoneyMakerState, card_id: str) -> str:
     kind = state.comp.investment(card_kind(card_id))
-    return f"{kind.name} ({card_id})"
+    return says("card_label", name=kind.name, card=card_id)
 
 
 def market_price(state: MoneyMakerState, market: str) -> int:
@@ -315,38 +316,42 @@ def phase_words(state: MoneyMakerState) -> str:
     if p == FIRST_AUCTION:
         missing = state.comp.open_at_start - len(state.open_cards)
         if missing > 0:
-            return f"open {missing} more investment card{'s' if missing != 1 else ''}; anyone may bid for the first turn"
+            return says("wait_open_cards", cards=plural(missing, "more investment card"))
         bidder = state.auction.bidder if state.auction is not None else None
-        high = f" (high bid {state.auction.high} by {state.names[bidder]})" if state.auction is not None and bidder is not None else ""
+        high = (
+            says("wait_high_bid", high=state.auction.high, seat=state.names[bidder])
+            if state.auction is not None and bidder is not None
+            else ""
+        )
         a = state.auction
         floor = (max(a.high + 1, a.opening) if a.bidder is not None else a.opening) if a is not None else 1
-        closer = "the host or the high bidder closes it" if bidder is not None else "the host closes it"
-        return f"the auction for the first turn is on{high}: the next bid is at least {floor}; {closer}"
+        closer = says("closer_host_or_bidder") if bidder is not None else says("closer_host")
+        return says("wait_first_auction", high=high, floor=floor, closer=closer)
     if p == PAYMENT and state.due is not None:
-        return f"{state.names[state.due.seat]} first pays {state.due.amount}"
+        return says("wait_payment", seat=state.names[state.due.seat], amount=state.due.amount)
     if p == DRAW:
-        return f"{state.names[state.turn]} draws an investment card first (step 1)"
+        return says("wait_draw", seat=state.names[state.turn])
     if p == INVEST:
-        return f"{state.names[state.turn]} may open an auction (step 2)"
+        return says("wait_invest", seat=state.names[state.turn])
     a = state.auction
     if p == AUCTION and a is not None and a.bidder is not None:
         who = state.names[a.bidder]
-        return f"auction on {card_label(state, a.card)}: high bid {a.high} by {who}; anyone may overbid"
+        return says("wait_auction", card=card_label(state, a.card), high=a.high, seat=who)
     if p == TRADE:
-        return f"{state.names[state.turn]} is buying, producing and selling (step 3)"
+        return says("wait_trade", seat=state.names[state.turn])
     if p == ACTION:
-        return f"{state.names[state.turn]} may buy an action card, then the dice are rolled (step 4)"
+        return says("wait_action", seat=state.names[state.turn])
     if p == BANK_RUN:
-        return "a bank run is on"
-    return f"the game is over ({state.over})"
+        return says("wait_bank_run")
+    return says("game_over", over=state.over)
 
 
 def require_turn(state: MoneyMakerState, seat: int | None, phases: tuple[str, ...], what: str) -> int:
     if state.phase == OVER:
-        raise IllegalMove(f"the game is over ({state.over})", C.END)
+        raise IllegalMove(says("game_over", over=state.over), C.END)
     if state.phase not in phases:
-        raise IllegalMove(f"{what} is not possible now: {phase_words(state)}", C.STEP2 if state.phase != BANK_RUN else C.BANK_RUN)
+        raise IllegalMove(says("not_possible_now", what=what, waiting=phase_words(state)), C.STEP2 if state.phase != BANK_RUN else C.BANK_RUN)
     if seat != state.turn:
-        raise NotYourTurn(f"it is {state.names[state.turn]}'s turn; {what} is for the seat whose turn it is", C.STEP2)
+        raise NotYourTurn(says("not_your_turn_for", seat=state.names[state.turn], what=what), C.STEP2)
     return seat
 

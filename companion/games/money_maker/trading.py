@@ -25,6 +25,7 @@ from companion.games.money_maker.state import (
     card_kind,
     require_turn,
 )
+from companion.games.money_maker.words import comma_list, plus_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -38,12 +39,12 @@ def enter_trade(state: MoneyMakerState, seat: int, what: str) -> None:
 def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment) -> tuple[list[int], PaymentPlan]:
     """Refuse a purchase the market or the payment does not allow; else the
     price of each good, in the order they are taken, and where the money goes."""
-    require_turn(state, seat, (INVEST, TRADE), "buying goods")
+    require_turn(state, seat, (INVEST, TRADE), says("what_buying"))
     limit = state.comp.buy_limit
     done = state.bought.get(market, 0)
     if done + count > limit:
         raise IllegalMove(
-            f"at most {limit} goods per market per turn: {state.names[seat]} bought {done} {market} goods already",
+            says("buy_limit", limit=limit, seat=state.names[seat], done=done, market=market),
             C.BUYING,
         )
     fill = state.markets[market]
@@ -57,13 +58,13 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
             prices.append(state.comp.reserve_price)
             natural -= 1
         else:
-            raise IllegalMove(f"no {market} goods are left in the market or its natural reserve", C.BUYING)
-    return prices, check_payment(state, seat, sum(prices), payment, what=f"{count} {market} goods")
+            raise IllegalMove(says("no_goods_left", market=market), C.BUYING)
+    return prices, check_payment(state, seat, sum(prices), payment, what=says("goods_count", count=count, market=market))
 
 
 def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
     prices, plan = check_buy(state, seat, market, count, payment)
-    enter_trade(state, seat, "buying goods")
+    enter_trade(state, seat, says("what_buying"))
     total = sum(prices)
     paid = make_payment(state, seat, plan)
     taken_from_market = min(count, state.markets[market])
@@ -72,7 +73,10 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
     state.banks[seat].goods[market] += count
     state.bought[market] = state.bought.get(market, 0) + count
     lines.append(
-        say(f"{state.names[seat]} buys {count} {market} goods at {' + '.join(map(str, prices))} = {total} ({describe(state, paid)})", C.BUYING)
+        say(
+            says("buys", seat=state.names[seat], count=count, market=market, prices=plus_list(prices), total=total, paid=describe(state, paid)),
+            C.BUYING,
+        )
     )
     private(state, seat, lines)
     prisoner_absorbs(state, seat, lines)
@@ -80,15 +84,15 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
 
 def check_sell(state: MoneyMakerState, seat: int, market: str, count: int) -> None:
     """Refuse selling goods the seat does not hold, or out of its turn."""
-    require_turn(state, seat, (INVEST, TRADE), "selling goods")
+    require_turn(state, seat, (INVEST, TRADE), says("what_selling"))
     bank = state.banks[seat]
     if bank.goods[market] < count:
-        raise IllegalMove(f"{state.names[seat]} holds {bank.goods[market]} {market} goods, not {count}", C.SELLING)
+        raise IllegalMove(says("holds_goods_not", seat=state.names[seat], held=bank.goods[market], market=market, count=count), C.SELLING)
 
 
 def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: Lines) -> None:
     check_sell(state, seat, market, count)
-    enter_trade(state, seat, "selling goods")
+    enter_trade(state, seat, says("what_selling"))
     bank = state.banks[seat]
     slots = state.comp.markets[market].slots
     prices: list[int] = []
@@ -102,7 +106,7 @@ def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: L
             state.natural[market] += 1
     bank.goods[market] -= count
     earned = sum(prices)
-    lines.append(say(f"{state.names[seat]} sells {count} {market} goods for {' + '.join(map(str, prices))} = {earned}", C.SELLING))
+    lines.append(say(says("sells", seat=state.names[seat], count=count, market=market, prices=plus_list(prices), earned=earned), C.SELLING))
     receive_earnings(state, seat, earned, lines)
 
 
@@ -112,7 +116,7 @@ def receive_earnings(state: MoneyMakerState, seat: int, earned: int, lines: Line
         to_debt = min(earned, bank.on_board)
         extinguish(bank, to_debt)
         earned -= to_debt
-        lines.append(say(f"{state.names[seat]} is in prison: {to_debt} of the earnings pays its debt instead", C.PRISON))
+        lines.append(say(says("earnings_pay_debt", seat=state.names[seat], amount=to_debt), C.PRISON))
         if bank.on_board == 0:
             free_from_prison(state, seat, lines)
     given = min(earned, state.reserve)
@@ -122,19 +126,19 @@ def receive_earnings(state: MoneyMakerState, seat: int, earned: int, lines: Line
         state.reserve_owed[seat] = state.reserve_owed.get(seat, 0) + earned - given
         lines.append(
             say(
-                f"The Gold Reserve could pay only {given}; the {earned - given} missing comes off {state.names[seat]}'s debt in the bank run",
+                says("reserve_short", given=given, missing=earned - given, seat=state.names[seat]),
                 C.GOLD_EMPTY,
             )
         )
     private(state, seat, lines)
     if state.reserve == 0 and earned > 0 and chips_left(state):
-        start_bank_run(state, "the Gold Reserve is empty", TRADE, lines)
+        start_bank_run(state, says("trigger_reserve_empty"), TRADE, lines)
 
 
 def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None) -> str:
     """Refuse producing with a card the seat does not hold, has used this turn,
     or (a trading card) cannot feed; else the card's id."""
-    require_turn(state, seat, (INVEST, TRADE), "producing")
+    require_turn(state, seat, (INVEST, TRADE), says("what_producing"))
     bank = state.banks[seat]
     card_id = next((c for c in bank.cards if c.upper() == raw.strip().upper()), None)
     if card_id is None:
@@ -144,17 +148,17 @@ def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None)
             None,
         )
     if card_id is None:
-        raise IllegalMove(f"{state.names[seat]} holds no investment card {raw!r} (cards: {', '.join(bank.cards) or 'none'})", C.PRODUCING)
+        raise IllegalMove(says("holds_no_card", seat=state.names[seat], raw=raw, cards=comma_list(bank.cards) or says("none")), C.PRODUCING)
     if card_id in state.produced:
-        raise IllegalMove(f"{card_id} has produced already this turn", C.PRODUCING)
+        raise IllegalMove(says("produced_already", card=card_id), C.PRODUCING)
     kind = state.comp.investment(card_kind(card_id))
     if kind.is_trading:
         if into not in MARKETS:
-            raise IllegalMove(f"{kind.name} is a trading card: say 'into' production or consumer", C.PRODUCING)
+            raise IllegalMove(says("say_into", name=kind.name), C.PRODUCING)
         source = "consumer" if into == "production" else "production"
         if bank.goods[source] < kind.trade:
             raise IllegalMove(
-                f"{kind.name} converts exactly {kind.trade} {source} goods; {state.names[seat]} holds {bank.goods[source]}",
+                says("converts_exactly", name=kind.name, trade=kind.trade, source=source, seat=state.names[seat], held=bank.goods[source]),
                 C.PRODUCING,
             )
     return card_id
@@ -162,7 +166,7 @@ def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None)
 
 def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, lines: Lines) -> None:
     card_id = check_produce(state, seat, raw, into)
-    enter_trade(state, seat, "producing")
+    enter_trade(state, seat, says("what_producing"))
     bank = state.banks[seat]
     kind = state.comp.investment(card_kind(card_id))
     bonus = 1 if sum(1 for c in bank.cards if state.comp.investment(card_kind(c)).guild == kind.guild) >= 2 else 0
@@ -175,11 +179,14 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
         got = min(want, state.natural[into])
         state.natural[into] -= got
         bank.goods[into] += got
+        guild = says("guild_bonus") if bonus else ""
+        short = says("natural_had_only", got=got) if got < want else ""
         lines.append(
             say(
-                f"{state.names[seat]}'s {kind.name} converts {kind.trade} {source} goods into {got} {into} goods"
-                + (" (guild bonus +1)" if bonus else "")
-                + (f" (the natural reserve had only {got})" if got < want else ""),
+                says(
+                    "converts", seat=state.names[seat], name=kind.name, trade=kind.trade, source=source, got=got, into=into,
+                    bonus=guild, short=short,
+                ),
                 C.PRODUCING,
             )
         )
@@ -190,20 +197,26 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
             got = min(want, state.natural[market])
             state.natural[market] -= got
             bank.goods[market] += got
-            parts.append(f"{got} {market}" + (f" (reserve had only {got})" if got < want else ""))
+            parts.append(
+                says("count_market", count=got, market=market) + (says("reserve_had_only", got=got) if got < want else "")
+            )
+        guild = says("guild_bonus") if bonus else ""
         lines.append(
-            say(f"{state.names[seat]}'s {kind.name} produces {', '.join(parts)}" + (" (guild bonus +1)" if bonus else ""), C.PRODUCING)
+            say(
+                says("produces", seat=state.names[seat], name=kind.name, parts=comma_list(parts), bonus=guild),
+                C.PRODUCING,
+            )
         )
     state.produced.append(card_id)
     private(state, seat, lines)
 
 
 def check_end_trading(state: MoneyMakerState, seat: int) -> None:
-    require_turn(state, seat, (INVEST, TRADE), "moving on to step 4")
+    require_turn(state, seat, (INVEST, TRADE), says("what_moving_on"))
 
 
 def do_end_trading(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     check_end_trading(state, seat)
     state.phase = ACTION
-    lines.append(say(f"{state.names[seat]} may buy an action card, then roll the dice", C.STEP4))
+    lines.append(say(says("may_buy_action", seat=state.names[seat]), C.STEP4))
 

@@ -31,6 +31,7 @@ from companion.games.money_maker.state import (
     phase_words,
     sell_price,
 )
+from companion.games.money_maker.words import comma_list, says
 
 
 def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
@@ -71,7 +72,7 @@ def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
         },
         "action_cards": {
             "deck": sum(k.copies for k in comp.actions) - state.actions_out,
-            "played": [comp.action(c).name if c != "?" else "an action card" for c in state.action_discard],
+            "played": [comp.action(c).name if c != "?" else says("an_action_card") for c in state.action_discard],
         },
         "rings": {
             r.name: [{"block": b.id, "symbols": list(b.symbols)} for b in r.blocks] for r in comp.rings
@@ -94,7 +95,7 @@ def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
     if state.auction is not None:
         a = state.auction
         out["auction"] = {
-            "for": "the first turn" if not a.card else a.card,
+            "for": says("first_turn") if not a.card else a.card,
             "card": card_json(state, a.card) if a.card else None,
             "opening": a.opening,
             "high": a.high if a.bidder is not None else None,
@@ -174,7 +175,7 @@ def vault_json(state: MoneyMakerState, seat: int) -> dict[str, Any]:
         "action_cards": [
             {"code": c, "name": comp.action(c).name, "text": comp.action(c).text}
             if c != "?"
-            else {"code": "?", "name": "an action card (not told)", "text": ""}
+            else {"code": "?", "name": says("action_not_told"), "text": ""}
             for c in bank.actions
         ],
         "own_credit_in_other_vaults": sum(b.held.get(seat, 0) for b in state.banks if b.seat != seat),
@@ -187,13 +188,13 @@ def vault_json(state: MoneyMakerState, seat: int) -> dict[str, Any]:
 
 def status(state: MoneyMakerState) -> str:
     if state.phase == OVER:
-        return f"Game over: {state.over}"
+        return says("status_over", over=state.over)
     if state.phase == BANK_RUN and state.bank_run is not None:
         run = state.bank_run
         if not run.started:
-            return f"Bank run {run.number}: roll {run.needed - len(run.sectors)} sector dice"
+            return says("status_run_roll", number=run.number, count=run.needed - len(run.sectors))
         waiting = [state.names[s] for s, st in sorted(run.standing.items()) if st in ("unsettled", "insolvent")]
-        return f"Bank run {run.number}: waiting for {', '.join(waiting)} (settle, negotiate, pay or degrade)"
+        return says("status_run_waiting", number=run.number, seats=comma_list(waiting))
     return phase_words(state)
 
 def awaiting(state: MoneyMakerState) -> frozenset[int]:
