@@ -10,7 +10,7 @@ from companion.games.muell_money import citations as R
 from companion.games.muell_money.cards import next_turn
 from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.state import Auction, MuellState, Phase, SetSale
-from companion.games.muell_money.words import money, raw
+from companion.games.muell_money.words import money, raw, says
 from companion.rules import Explanation, say
 
 
@@ -19,9 +19,9 @@ def check_bid(state: MuellState, move: Move) -> None:
     seat = acting_seat(move)
     auction = state.auction
     if state.phase is not Phase.AUCTION or auction is None:
-        raise IllegalMove("no raw materials are being auctioned now", R.AUCTION)
+        raise IllegalMove(says("no_raw_auction"), R.AUCTION)
     if seat != auction.to_bid:
-        raise NotYourTurn(f"it is {state.name(auction.to_bid)}'s turn to bid", R.AUCTION)
+        raise NotYourTurn(says("raw_bid_turn", seat=state.name(auction.to_bid)), R.AUCTION)
     check_amount(state, move, auction)
 
 
@@ -34,15 +34,12 @@ def check_amount(state: MuellState, move: Move, bidding: Auction | SetSale) -> N
     seat = acting_seat(move)
     if move.amount <= bidding.high:
         raise IllegalMove(
-            f"a bid must beat the highest bid so far ({money(bidding.high)})"
-            if bidding.high
-            else "a bid is at least 1 M",
+            says("beat_high", high=money(bidding.high)) if bidding.high else says("at_least_1"),
             R.AUCTION,
         )
     if move.amount > state.seats[seat].cash:
         raise IllegalMove(
-            f"a bid must be covered by cash in hand: {state.name(seat)} cannot bid {money(move.amount)} "
-            "(take a loan before bidding)",
+            says("bid_covered", seat=state.name(seat), amount=money(move.amount)),
             R.AUCTION_CASH,
         )
 
@@ -66,9 +63,9 @@ def apply_bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     auction = state.auction
     assert auction is not None
     if move.name == "bid":
-        lines.append(say(f"{state.name(seat)} bids {money(move.amount)}", R.AUCTION))
+        lines.append(say(says("raw_bids", seat=state.name(seat), amount=money(move.amount)), R.AUCTION))
     else:
-        lines.append(say(f"{state.name(seat)} does not bid", R.AUCTION))
+        lines.append(say(says("raw_no_bid", seat=state.name(seat)), R.AUCTION))
     if not record_bid(move, auction):
         return
     seller = auction.seller
@@ -76,10 +73,10 @@ def apply_bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     if winner is None:
         if state.options["unsold_lot"] == "seller-free":
             state.seats[seller].raw += auction.lot
-            lines.append(say(f"Nobody bids: {state.name(seller)} keeps the {raw(auction.lot)} for nothing", R.UNSOLD_SELLER))
+            lines.append(say(says("unsold_seller", seat=state.name(seller), lot=raw(auction.lot)), R.UNSOLD_SELLER))
         else:
             state.supply += auction.lot
-            lines.append(say(f"Nobody bids: the {raw(auction.lot)} {'goes' if auction.lot == 1 else 'go'} back to the supply", R.UNSOLD_RETURNED))
+            lines.append(say(says("unsold_returned_one" if auction.lot == 1 else "unsold_returned", lot=raw(auction.lot)), R.UNSOLD_RETURNED))
     else:
         buyer = state.seats[winner]
         buyer.raw += auction.lot
@@ -87,14 +84,13 @@ def apply_bid(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         if winner == seller:
             state.bank_in += auction.high
             lines.append(
-                say(f"{buyer.name} buys their own {raw(auction.lot)} for {money(auction.high)}, paid to the bank",
-                    R.AUCTION)
+                say(says("buys_own_lot", seat=buyer.name, lot=raw(auction.lot), amount=money(auction.high)), R.AUCTION)
             )
         else:
             state.seats[seller].cash += auction.high
             lines.append(
-                say(f"{buyer.name} buys the {raw(auction.lot)} for {money(auction.high)}, paid to {state.name(seller)}",
-                    R.AUCTION)
+                say(says("buys_lot", seat=buyer.name, lot=raw(auction.lot), amount=money(auction.high),
+                         seller=state.name(seller)), R.AUCTION)
             )
     state.auction = None
     next_turn(state, seller, lines)

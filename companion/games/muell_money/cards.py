@@ -35,29 +35,37 @@ from companion.games.muell_money.round_end import end_round
 from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
-from companion.games.muell_money.words import card_list, money, plural, raw, variant_says
+from companion.games.muell_money.words import (
+    card_list,
+    comma_list,
+    money,
+    plural,
+    raw,
+    says,
+    variant_says,
+)
 from companion.rules import Explanation, say
 
 
 def check_turn(state: MuellState, move: Move) -> None:
     """``play``, ``discard`` or ``keep``."""
     seat = acting_seat(move)
-    need_turn(state, seat, Phase.PLAY, "cards are not being played now", "play", R.PLAY)
+    need_turn(state, seat, Phase.PLAY, says("not_playing_now"), says("act_play"), R.PLAY)
     me = state.seats[seat]
     if move.name == "keep":
         if len(me.hand) != 1:
             raise IllegalMove(
-                f"you may keep a card only when it is your last one ({plural(len(me.hand), 'card')} left)",
+                says("keep_only_last", cards=plural(len(me.hand), says("card_one"))),
                 R.PASS,
             )
         return
     assert move.card is not None
     if move.card not in me.hand:
-        raise IllegalMove(f"{me.name} holds no {move.card} (holds: {card_list(me.hand)})", R.PLAY)
+        raise IllegalMove(says("holds_no_card", seat=me.name, card=move.card, cards=card_list(me.hand)), R.PLAY)
     if move.name == "discard":
         if move.card == RAW:
             raise IllegalMove(
-                "Raw Materials may not be discarded: sell them or keep the card as your last",
+                says("no_raw_discard"),
                 R.NO_RAW_DISCARD,
             )
         return
@@ -72,19 +80,19 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
     if adviser:
         if card == ADVISER:
             raise IllegalMove(
-                "an Adviser doubles another card, not another Adviser (play it alone to repay a loan)",
+                says("adviser_on_adviser"),
                 R.ADVISER,
             )
         if me.hand.count(ADVISER) < 1:
-            raise IllegalMove(f"{me.name} holds no Adviser to play with {card}", R.ADVISER)
+            raise IllegalMove(says("no_adviser_for", seat=me.name, card=card), R.ADVISER)
         if card == BRIBERY:
-            raise IllegalMove("Bribery cannot be played with an Adviser", R.BRIBERY_NO_ADVISER)
+            raise IllegalMove(says("bribery_no_adviser"), R.BRIBERY_NO_ADVISER)
         if card == GROWTH and in_variant(state):
             raise IllegalMove(variant_says("adviser_no_growth"), R.V_ADVISER)
     factor = comp.adviser_factor if adviser else 1
     if card == BRIBERY:
         raise IllegalMove(
-            "Bribery cannot be played: it is used only at a Pollution Check (discard or keep it)",
+            says("bribery_not_played"),
             R.BRIBERY_ONLY,
         )
     if card == ADVISER:
@@ -92,12 +100,12 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             # 004 says it outright: "The card may not be played alone, but must be played
             # with a loan token or another action card."
             raise IllegalMove(
-                "an Adviser alone repays a loan, and you have none: play it with another card",
+                says("adviser_no_loan"),
                 R.ADVISER_NOT_ALONE,
             )
         if me.cash < comp.repay_amount:
             raise IllegalMove(
-                f"repaying a loan costs {money(comp.repay_amount)} in cash: take the money first",
+                says("repay_costs", amount=money(comp.repay_amount)),
                 R.ADVISER,
             )
     elif card == ORDER:
@@ -106,12 +114,12 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
         waste = mat_value(state, seat, "waste")
         if me.row < need_workers:
             raise IllegalMove(
-                f"an Order needs {need_workers}00 workers and {me.name}'s factory has {me.row}00 (row {me.row})",
+                says("order_needs_workers", need=need_workers, seat=me.name, row=me.row),
                 R.ORDER,
             )
         if me.raw < need_raw:
             raise IllegalMove(
-                f"an Order needs {raw(need_raw)} and {me.name} has {me.raw}", R.ORDER
+                says("order_needs_raw", need=raw(need_raw), seat=me.name, has=me.raw), R.ORDER
             )
         if in_variant(state):
             red_zone_stop(state, seat)
@@ -122,28 +130,27 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
                     R.ORDER_WASTE,
                 )
             raise IllegalMove(
-                f"an Order makes {waste} waste and {me.name}'s storage holds {me.waste} of {comp.waste_max}: no room",
+                says("no_room_storage", waste=waste, seat=me.name, level=me.waste, max=comp.waste_max),
                 R.ORDER_WASTE,
             )
     elif card == GROWTH:
         if me.column >= comp.end_column:
             raise IllegalMove(
-                f"{me.name}'s factory is already in column {me.column}, the last", R.GROWTH
+                says("last_column_already", seat=me.name, column=me.column), R.GROWTH
             )
     elif card == HIRE_FIRE:
         if move.direction is None:
-            raise IllegalMove("Hire/Fire needs a direction: 'hire' (up) or 'fire' (down)", R.HIRE_FIRE)
+            raise IllegalMove(says("hire_fire_direction"), R.HIRE_FIRE)
         top, bottom = max(comp.rows), min(comp.rows)
         if move.direction == "hire" and me.row >= top:
-            raise IllegalMove(f"{me.name}'s factory is already in the top row ({top}00 workers)", R.HIRE_FIRE)
+            raise IllegalMove(says("top_row_already", seat=me.name, row=top), R.HIRE_FIRE)
         if move.direction == "fire" and me.row <= bottom:
-            raise IllegalMove(f"{me.name}'s factory is already in the bottom row ({bottom}00 workers)", R.HIRE_FIRE)
+            raise IllegalMove(says("bottom_row_already", seat=me.name, row=bottom), R.HIRE_FIRE)
     elif card == INNOVATE:
         steps = innovate_steps(move, factor)
         if len(steps) != factor:
             raise IllegalMove(
-                "Innovate needs the mat row to improve ('workers', 'raw_materials' or 'waste')"
-                + (" for each of its two steps" if factor > 1 else ""),
+                says("innovate_needs_rows") if factor > 1 else says("innovate_needs_row"),
                 R.INNOVATE,
             )
         last = len(comp.holes) - 1
@@ -151,21 +158,21 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             hole = me.mat[MAT_ROWS.index(row)]
             if hole + steps.count(row) > last:
                 raise IllegalMove(
-                    f"{me.name}'s {MAT_ROW_LABELS[row]} marker is in hole {hole + 1} of {last + 1}: "
-                    f"no room for {steps.count(row)} step(s)",
+                    says("no_room_on_mat", seat=me.name, row=MAT_ROW_LABELS[row], hole=hole + 1, holes=last + 1,
+                         steps=steps.count(row)),
                     R.INNOVATE,
                 )
         cost = comp.innovate_cost * factor
         if me.cash < cost:
             raise IllegalMove(
-                f"Innovate costs {money(cost)} in cash: take a loan first", R.INNOVATE
+                says("innovate_costs", cost=money(cost)), R.INNOVATE
             )
     elif card == INSPECTION and in_variant(state):
         check_negotiation(state, seat, move, factor)
     elif card in (RAW, DISPOSAL, INSPECTION):
         return
     elif card == POLLUTION:  # pragma: no cover - never in a hand
-        raise IllegalMove("the Pollution Check is never played", R.CHECK)
+        raise IllegalMove(says("check_never_played"), R.CHECK)
 
 
 def check_negotiation(state: MuellState, seat: int, move: Move, factor: int) -> None:
@@ -189,15 +196,16 @@ def apply_negotiation(state: MuellState, seat: int, move: Move, factor: int, lin
     me = state.seats[seat]
     values = state.comp.variant
     assert values is not None
-    with_adv = " with an Adviser" if move.adviser else ""
+    with_adv = says("with_adviser") if move.adviser else ""
     if move.use:
         cost = values.negotiation_back_cost * factor
         pay_bank(state, seat, cost, lines)
         before, after = dispose(state, seat, values.negotiation_back_steps * factor)
         must = negotiation_must_pay(state)
+        note = variant_says("rule_note", source=source(must)) if must else ""
         lines.append(
             say(variant_says("negotiation_back", seat=me.name, adviser=with_adv, cost=money(cost), before=before,
-                             after=after, note=variant_says("rule_note", source=source(must)) if must else ""),
+                             after=after, note=note),
                 R.V_NEGOTIATION, R.V_RULE_1 if must else R.V_NEGOTIATION_BACK,
                 *((R.ADVISER,) if move.adviser else ()))
         )
@@ -232,7 +240,7 @@ def apply_discard(state: MuellState, move: Move, lines: list[Explanation]) -> No
     seat = acting_seat(move)
     assert move.card is not None
     spend(state, seat, move.card, False)
-    lines.append(say(f"{state.name(seat)} discards {move.card} without using it", R.DISCARD))
+    lines.append(say(says("discards", seat=state.name(seat), card=move.card), R.DISCARD))
     next_turn(state, seat, lines)
 
 
@@ -242,11 +250,11 @@ def apply_keep(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     me.retained = me.hand.pop()
     me.passed = True
     if state.end_reached:  # a factory reached the last column: this round is the last
-        use = " (a kept Bribery still serves at the final pollution check)" if me.retained == BRIBERY else ""
-        lines.append(say(f"{me.name} passes and keeps {me.retained}: the game ends with this round{use}",
+        use = says("kept_bribery_serves") if me.retained == BRIBERY else ""
+        lines.append(say(says("keeps_last_round", seat=me.name, card=me.retained, use=use),
                          R.PASS, R.PASS_FR, R.END, *((R.FINAL_CHECK,) if use else ())))
     else:
-        lines.append(say(f"{me.name} passes and keeps {me.retained} for the next round", R.PASS, R.PASS_FR))
+        lines.append(say(says("keeps", seat=me.name, card=me.retained), R.PASS, R.PASS_FR))
     next_turn(state, seat, lines)
 
 
@@ -259,7 +267,7 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     adv = move.adviser
     factor = comp.adviser_factor if adv else 1
     spend(state, seat, card, adv)
-    with_adv = " with an Adviser" if adv else ""
+    with_adv = says("with_adviser") if adv else ""
     if card == ORDER:
         need_raw = mat_value(state, seat, "raw_materials")
         waste = mat_value(state, seat, "waste")
@@ -269,14 +277,13 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         me.cash += income
         state.bank_out += income
         before, after = produce(state, seat, waste)
-        meter = variant_says("order_meter") if in_variant(state) else "waste"
+        meter = variant_says("order_meter") if in_variant(state) else says("the_waste")
         stopped = variant_says("order_last_space") if in_variant(state) and after < before + waste else ""
+        bonus = says("adviser_bonus", bonus=money(comp.adviser_order_bonus)) if adv else ""
         lines.append(
             say(
-                f"{me.name} fills an Order{with_adv}: {raw(need_raw)} back to the supply, "
-                f"receives {money(income)} (column {me.column}"
-                + (f" + {money(comp.adviser_order_bonus)} Adviser" if adv else "")
-                + f"), {meter} {before} → {after}{stopped}",
+                says("fills_order", seat=me.name, adviser=with_adv, raw=raw(need_raw), income=money(income),
+                     column=me.column, bonus=bonus, meter=meter, before=before, after=after, stopped=stopped),
                 R.ORDER,
                 *((R.ADVISER,) if adv else ()),
                 *((R.V_ADVANCE,) if in_variant(state) else ()),
@@ -286,11 +293,11 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         lot = mat_value(state, seat, "raw_materials") * factor
         if lot > state.supply:
             lines.append(
-                say(f"The common supply holds only {raw(state.supply)}: the lot is {state.supply}", R.RAW)
+                say(says("supply_short", raw=raw(state.supply), lot=state.supply), R.RAW)
             )
             lot = state.supply
         if lot == 0:
-            lines.append(say(f"{me.name} plays Raw Materials{with_adv}, but the supply is empty: nothing to sell", R.RAW))
+            lines.append(say(says("supply_empty", seat=me.name, adviser=with_adv), R.RAW))
             next_turn(state, seat, lines)
             return
         state.supply -= lot
@@ -299,8 +306,7 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         state.phase = Phase.AUCTION
         lines.append(
             say(
-                f"{me.name} sells {raw(lot)}{with_adv} in a once-around auction: "
-                f"{state.name(bidders[0])} bids first, {me.name} last",
+                says("sells_lot", seat=me.name, lot=raw(lot), adviser=with_adv, first=state.name(bidders[0])),
                 R.RAW,
                 *((R.ADVISER,) if adv else ()),
             )
@@ -311,10 +317,10 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         me.column = min(comp.end_column, me.column + comp.growth_steps * factor)
         if me.column >= comp.end_column:
             state.end_reached = True
+        ends = says("game_ends_after_round") if me.column >= comp.end_column else ""
         lines.append(
             say(
-                f"{me.name} grows{with_adv}: factory column {before} → {me.column}"
-                + (": the game ends after this round" if me.column >= comp.end_column else ""),
+                says("grows", seat=me.name, adviser=with_adv, before=before, after=me.column, ends=ends),
                 R.GROWTH,
                 *((R.END,) if me.column >= comp.end_column else ()),
             )
@@ -326,9 +332,9 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
             me.row = min(max(comp.rows), me.row + steps)
         else:
             me.row = max(min(comp.rows), me.row - steps)
-        verb = "hires" if move.direction == "hire" else "fires"
         lines.append(
-            say(f"{me.name} {verb}{with_adv}: workers {before}00 → {me.row}00 (wages {money(me.row)} a round)", R.HIRE_FIRE)
+            say(says("hires" if move.direction == "hire" else "fires", seat=me.name, adviser=with_adv, before=before,
+                     after=me.row, wages=money(me.row)), R.HIRE_FIRE)
         )
     elif card == INNOVATE:
         rows = innovate_steps(move, factor)
@@ -339,9 +345,9 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
             i = MAT_ROWS.index(row)
             old = comp.holes[me.mat[i]].value
             me.mat[i] += 1
-            moved.append(f"{MAT_ROW_MEANING[row]} {old} → {comp.holes[me.mat[i]].value}")
+            moved.append(says("mat_moved", row=MAT_ROW_MEANING[row], before=old, after=comp.holes[me.mat[i]].value))
         lines.append(
-            say(f"{me.name} innovates{with_adv}: pays {money(cost)}; {', '.join(moved)}", R.INNOVATE)
+            say(says("innovates", seat=me.name, adviser=with_adv, cost=money(cost), moved=comma_list(moved)), R.INNOVATE)
         )
     elif card == DISPOSAL:
         if in_variant(state):
@@ -351,21 +357,20 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
                              R.DISPOSAL, R.V_DISPOSAL))
         else:
             before, after = dispose(state, seat, comp.waste_disposal_steps * factor)
-            lines.append(say(f"{me.name} disposes of waste{with_adv}: waste {before} → {after}", R.DISPOSAL))
+            lines.append(say(says("disposes", seat=me.name, adviser=with_adv, before=before, after=after), R.DISPOSAL))
     elif card == INSPECTION and in_variant(state):
         apply_negotiation(state, seat, move, factor, lines)
         if state.phase is Phase.VOTE:
             return  # play goes on after the vote (votes.py)
     elif card == INSPECTION:
         levels = inspect(state, seat, comp.waste_inspection_steps * factor)
-        parts = [f"{state.name(k)} {before} → {after}" for k, (before, after) in enumerate(levels)]
-        lines.append(say(f"{me.name} plays Waste Inspection{with_adv}: waste {', '.join(parts)}", R.INSPECTION))
+        parts = [says("seat_moved", seat=state.name(k), before=before, after=after) for k, (before, after) in enumerate(levels)]
+        lines.append(say(says("inspects", seat=me.name, adviser=with_adv, parts=comma_list(parts)), R.INSPECTION))
     elif card == ADVISER:
         pay_bank(state, seat, comp.repay_amount, lines)
         me.loans -= 1
         lines.append(
-            say(f"{me.name} plays an Adviser to repay a loan: pays {money(comp.repay_amount)} and returns a −10 marker "
-                f"({me.loans} left)", R.ADVISER, R.REPAY)
+            say(says("repays_loan", seat=me.name, amount=money(comp.repay_amount), left=me.loans), R.ADVISER, R.REPAY)
         )
     next_turn(state, seat, lines)
 

@@ -8,17 +8,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.muell_money.words import comma_list, says
+
 MAT_ROWS: tuple[str, ...] = ("workers", "raw_materials", "waste")
 MAT_ROW_LABELS: Mapping[str, str] = {
-    "workers": "workers",
-    "raw_materials": "raw materials",
-    "waste": "waste",
+    "workers": says("row_workers"),
+    "raw_materials": says("row_raw_materials"),
+    "waste": says("row_waste"),
 }
 #: what the number above a mat marker means, for explanation lines
 MAT_ROW_MEANING: Mapping[str, str] = {
-    "workers": "workers needed per Order (hundreds)",
-    "raw_materials": "raw materials per Order",
-    "waste": "waste per Order",
+    "workers": says("meaning_workers"),
+    "raw_materials": says("meaning_raw_materials"),
+    "waste": says("meaning_waste"),
 }
 ZONES: tuple[str, ...] = ("green", "yellow", "red")
 
@@ -146,7 +148,7 @@ def fold_name(text: str) -> str:
 
 def _int(raw: Any, where: str, problems: list[str]) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
-        problems.append(f"{where} must be a whole number, not {raw!r}")
+        problems.append(says("ed_must_be_a_whole", where=where, raw=raw))
         return 0
     return raw
 
@@ -154,7 +156,7 @@ def _int(raw: Any, where: str, problems: list[str]) -> int:
 def _block(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
     raw = data.get(key)
     if not isinstance(raw, Mapping):
-        problems.append(f"'{key}' is missing or not an object")
+        problems.append(says("ed_is_missing_or_not", key=key))
         return {}
     return raw
 
@@ -169,11 +171,11 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
     holes: list[Hole] = []
     raw_holes = mat.get("holes")
     if not isinstance(raw_holes, list) or len(raw_holes) < 2:
-        problems.append("mat.holes must be a list of at least 2 holes")
+        problems.append(says("ed_mat_holes_must_be"))
     else:
         for i, h in enumerate(raw_holes):
             if not isinstance(h, Mapping):
-                problems.append(f"mat.holes[{i}] must be an object with value and points")
+                problems.append(says("ed_mat_holes_must_be_2", i=i))
                 continue
             holes.append(
                 Hole(_int(h.get("value"), f"mat.holes[{i}].value", problems),
@@ -181,7 +183,7 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
             )
     start_hole = _int(mat.get("start_hole", 1), "mat.start_hole", problems) - 1
     if holes and not 0 <= start_hole < len(holes):
-        problems.append("mat.start_hole must name one of the holes (1 = leftmost)")
+        problems.append(says("ed_mat_start_hole_must"))
 
     board = _block(data, "board", problems)
     columns = board.get("columns")
@@ -189,48 +191,48 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
     cols_t: tuple[int, ...] = ()
     rows_t: tuple[int, ...] = ()
     if not isinstance(columns, list) or not columns:
-        problems.append("board.columns must be a non-empty list")
+        problems.append(says("ed_board_columns_must_be"))
     else:
         cols_t = tuple(_int(c, "board.columns[]", problems) for c in columns)
         if list(cols_t) != list(range(cols_t[0], cols_t[0] + len(cols_t))):
-            problems.append("board.columns must be consecutive numbers, left to right")
+            problems.append(says("ed_board_columns_must_be_2"))
     if not isinstance(rows, list) or not rows:
-        problems.append("board.rows must be a non-empty list")
+        problems.append(says("ed_board_rows_must_be"))
     else:
         rows_t = tuple(_int(r, "board.rows[]", problems) for r in rows)
         if sorted(rows_t) != list(range(min(rows_t), min(rows_t) + len(rows_t))):
-            problems.append("board.rows must be consecutive numbers")
+            problems.append(says("ed_board_rows_must_be_2"))
     start_column = _int(board.get("start_column"), "board.start_column", problems)
     start_row = _int(board.get("start_row"), "board.start_row", problems)
     end_column = _int(board.get("end_column"), "board.end_column", problems)
     if cols_t and (start_column not in cols_t or end_column not in cols_t):
-        problems.append("board.start_column and board.end_column must be board columns")
+        problems.append(says("ed_board_start_column_and"))
     if rows_t and start_row not in rows_t:
-        problems.append("board.start_row must be a board row")
+        problems.append(says("ed_board_start_row_must"))
 
     storage = _block(data, "waste_storage", problems)
     waste_max = _int(storage.get("max"), "waste_storage.max", problems)
     zones: dict[str, dict[str, tuple[int, int]]] = {}
     raw_zones = storage.get("zones")
     if not isinstance(raw_zones, Mapping) or not raw_zones:
-        problems.append("waste_storage.zones must be an object of zone sets")
+        problems.append(says("ed_waste_storage_zones_must"))
     else:
         for set_key, zone_set in raw_zones.items():
             if not isinstance(zone_set, Mapping):
-                problems.append(f"waste_storage.zones.{set_key} must be an object")
+                problems.append(says("ed_waste_storage_zones_must_3", set_key=set_key))
                 continue
             limits: dict[str, tuple[int, int]] = {}
             for zone in ZONES:
                 pair = zone_set.get(zone)
                 if not (isinstance(pair, list) and len(pair) == 2):
-                    problems.append(f"waste_storage.zones.{set_key}.{zone} must be [low, high]")
+                    problems.append(says("ed_waste_storage_zones_must_4", set_key=set_key, zone=zone))
                     continue
-                limits[zone] = (_int(pair[0], "zone low", problems), _int(pair[1], "zone high", problems))
+                limits[zone] = (_int(pair[0], says("ed_zone_low"), problems), _int(pair[1], says("ed_zone_high"), problems))
             if len(limits) == 3:
                 covered = sorted(v for lo, hi in limits.values() for v in range(lo, hi + 1))
                 if covered != list(range(0, waste_max + 1)):
                     problems.append(
-                        f"waste_storage.zones.{set_key} must cover 0..{waste_max} once, without gaps"
+                        says("ed_waste_storage_zones_must_5", set_key=set_key, waste_max=waste_max)
                     )
             zones[str(set_key)] = limits
 
@@ -239,13 +241,13 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
     for set_key in ("normal", "french_end"):
         raw_set = check.get(set_key)
         if not isinstance(raw_set, Mapping):
-            problems.append(f"pollution_check.{set_key} must be an object")
+            problems.append(says("ed_pollution_check_must_be", set_key=set_key))
             continue
         penalties[set_key] = {}
         for zone in ("yellow", "red"):
             p = raw_set.get(zone)
             if not isinstance(p, Mapping):
-                problems.append(f"pollution_check.{set_key}.{zone} must be an object")
+                problems.append(says("ed_pollution_check_must_be_2", set_key=set_key, zone=zone))
                 continue
             penalties[set_key][zone] = Penalty(
                 _int(p.get("fine"), f"pollution_check.{set_key}.{zone}.fine", problems),
@@ -262,34 +264,31 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
         "Hire/Fire", "Waste Inspection", "Bribery", "Pollution Check",
     }
     if not isinstance(raw_kinds, list):
-        problems.append("deck.kinds must be a list")
+        problems.append(says("ed_deck_kinds_must_be"))
     else:
         for i, k in enumerate(raw_kinds):
             if not isinstance(k, Mapping) or not isinstance(k.get("name"), str):
-                problems.append(f"deck.kinds[{i}] must be an object with a name")
+                problems.append(says("ed_deck_kinds_must_be_2", i=i))
                 continue
             code = k.get("code")
             if not isinstance(code, str) or not code.isalnum() or code.upper() != code:
-                problems.append(f"deck.kinds[{i}].code must be short uppercase letters/digits")
+                problems.append(says("ed_deck_kinds_code_must", i=i))
                 code = "?"
             aliases = k.get("aliases", [])
             if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-                problems.append(f"deck.kinds[{i}].aliases must be a list of names")
+                problems.append(says("ed_deck_kinds_aliases_must", i=i))
                 aliases = []
             copies = _int(k.get("copies"), f"deck.kinds[{i}].copies", problems)
             if copies < 0:
-                problems.append(f"deck.kinds[{i}].copies must not be negative")
+                problems.append(says("ed_deck_kinds_copies_must", i=i))
             kinds.append(Kind(k["name"], code, copies, tuple(aliases)))
         names = {k.name for k in kinds}
         if names != required:
-            problems.append(
-                "deck.kinds must name exactly these kinds (the rules know no others): "
-                + ", ".join(sorted(required))
-            )
+            problems.append(says("ed_deck_kinds_exactly", kinds=comma_list(sorted(required))))
         if len({k.code for k in kinds}) != len(kinds):
-            problems.append("deck.kinds codes must be different from each other")
+            problems.append(says("ed_deck_kinds_codes_must"))
         if any(k.name == "Pollution Check" and k.copies != 1 for k in kinds):
-            problems.append("the deck holds exactly one Pollution Check")
+            problems.append(says("ed_the_deck_holds_exactly"))
 
     loans = _block(data, "loans", problems)
     markers_raw = loans.get("markers", {})
@@ -341,34 +340,34 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
     )
     if not problems:
         if comp.loan_amount <= 0:
-            problems.append("loans.amount must be positive")
+            problems.append(says("ed_loans_amount_must_be"))
         if comp.start_waste < 0 or comp.start_waste > comp.waste_max:
-            problems.append("start.waste must lie in the waste storage")
+            problems.append(says("ed_start_waste_must_lie"))
         if comp.start_cash < 0 or comp.start_raw < 0:
-            problems.append("start.cash and start.raw_materials must not be negative")
+            problems.append(says("ed_start_cash_and_start"))
         if comp.supply_total < 4 * comp.start_raw:
-            problems.append("raw_material_supply.total must cover 4 seats' starting raw materials")
+            problems.append(says("ed_raw_material_supply_total"))
         if "printed" not in zones:
-            problems.append("waste_storage.zones must hold the 'printed' zone set")
+            problems.append(says("ed_waste_storage_zones_must_2"))
     return (None if problems else comp), problems
 
 
 def _zone_limits(raw: Any, where: str, top: int, problems: list[str]) -> dict[str, tuple[int, int]]:
     """Green, yellow and red ``[low, high]`` covering ``0..top`` once."""
     if not isinstance(raw, Mapping):
-        problems.append(f"{where} must be an object")
+        problems.append(says("ed_must_be_an_object", where=where))
         return {}
     limits: dict[str, tuple[int, int]] = {}
     for zone in ZONES:
         pair = raw.get(zone)
         if not (isinstance(pair, list) and len(pair) == 2):
-            problems.append(f"{where}.{zone} must be [low, high]")
+            problems.append(says("ed_must_be_low_high", where=where, zone=zone))
             continue
-        limits[zone] = (_int(pair[0], "zone low", problems), _int(pair[1], "zone high", problems))
+        limits[zone] = (_int(pair[0], says("ed_zone_low"), problems), _int(pair[1], says("ed_zone_high"), problems))
     if len(limits) == 3:
         covered = sorted(v for lo, hi in limits.values() for v in range(lo, hi + 1))
         if covered != list(range(0, top + 1)):
-            problems.append(f"{where} must cover 0..{top} once, without gaps")
+            problems.append(says("ed_must_cover_once_without", where=where, top=top))
     return limits
 
 
@@ -378,31 +377,31 @@ def _common_board(data: Mapping[str, Any], problems: list[str]) -> tuple[dict[in
     if board is None:
         return {}, 0
     if not isinstance(board, Mapping):
-        problems.append("'common_waste_board' must be an object")
+        problems.append(says("ed_common_waste_board_must"))
         return {}, 0
     tracks: dict[int, CommonTrack] = {}
     raw_tracks = board.get("tracks")
     if not isinstance(raw_tracks, Mapping) or not raw_tracks:
-        problems.append("common_waste_board.tracks must be an object: number of seats -> track")
+        problems.append(says("ed_common_waste_board_tracks"))
         return {}, 0
     for key, raw in raw_tracks.items():
         where = f"common_waste_board.tracks.{key}"
         if not str(key).isdigit() or not 2 <= int(key) <= 4:
-            problems.append(f"{where}: the key must be a number of seats, 2 to 4")
+            problems.append(says("ed_the_key_must_be", where=where))
             continue
         if not isinstance(raw, Mapping):
-            problems.append(f"{where} must be an object with max and zones")
+            problems.append(says("ed_must_be_an_object_2", where=where))
             continue
         top = _int(raw.get("max"), f"{where}.max", problems)
         if top < 1:
-            problems.append(f"{where}.max must be at least 1")
+            problems.append(says("ed_max_must_be_at", where=where))
             continue
         limits = _zone_limits(raw.get("zones"), f"{where}.zones", top, problems)
         if len(limits) == 3:
             tracks[int(key)] = CommonTrack(top, limits)
     start = _int(board.get("start", 0), "common_waste_board.start", problems)
     if any(not 0 <= start <= t.max for t in tracks.values()):
-        problems.append("common_waste_board.start must lie on every track")
+        problems.append(says("ed_common_waste_board_start"))
     return tracks, start
 
 
@@ -412,10 +411,10 @@ def _variant_values(data: Mapping[str, Any], problems: list[str]) -> VariantValu
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        problems.append("'simulation_variant' must be an object")
+        problems.append(says("ed_simulation_variant_must_be"))
         return None
     names = [f for f in VariantValues.__dataclass_fields__]
     values = {f: _int(raw.get(f), f"simulation_variant.{f}", problems) for f in names}
     if any(v < 0 for v in values.values()):
-        problems.append("simulation_variant values must not be negative")
+        problems.append(says("ed_simulation_variant_values_must"))
     return VariantValues(**values)

@@ -12,7 +12,7 @@ from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import track, zone_text
-from companion.games.muell_money.words import money, variant_says
+from companion.games.muell_money.words import money, says, variant_says
 from companion.rules import Explanation
 
 
@@ -20,23 +20,23 @@ def check_correct(state: MuellState, move: Move) -> None:
     comp = state.comp
     to = move.amount
     target = move.target
-    who = f"{state.name(move.seat)}'s " if move.seat is not None else "the "
+    who = says("whose", seat=state.name(move.seat)) if move.seat is not None else says("the_table_value")
     label = next(t.noun for t in CORRECTION_TARGETS if t.key == target)
 
     def refuse(why: str) -> None:
-        raise IllegalMove(f"cannot correct {who}{label} to {to}: {why}", CORRECTION_RULE)
+        raise IllegalMove(says("cannot_correct", who=who, label=label, to=to, why=why), CORRECTION_RULE)
 
     if target in ("cash", "loans") and to < 0:
-        refuse("it cannot be negative")
+        refuse(says("not_negative"))
     if target == "raw_materials":
         assert move.seat is not None
         if to < 0:
-            refuse("it cannot be negative")
+            refuse(says("not_negative"))
         more = to - state.seats[move.seat].raw
         if more > state.supply:
-            refuse(f"the supply holds only {state.supply} (correct the supply first if it is wrong)")
+            refuse(says("supply_holds_only", supply=state.supply))
     if target == "supply" and to < 0:
-        refuse("it cannot be negative")
+        refuse(says("not_negative"))
     if target == "common_waste":
         if not in_variant(state):
             refuse(variant_says("not_variant_storage"))
@@ -46,13 +46,13 @@ def check_correct(state: MuellState, move: Move) -> None:
     if target == "waste" and in_variant(state):
         refuse(variant_says("correct_the_marker"))
     if target == "waste" and not 0 <= to <= comp.waste_max:
-        refuse(f"the waste meter runs from 0 to {comp.waste_max}")
+        refuse(says("meter_runs", max=comp.waste_max))
     if target == "column" and to not in comp.columns:
-        refuse(f"the board's columns are {min(comp.columns)} to {max(comp.columns)}")
+        refuse(says("columns_are", low=min(comp.columns), high=max(comp.columns)))
     if target == "row" and to not in comp.rows:
-        refuse(f"the board's rows are {min(comp.rows)} to {max(comp.rows)}")
+        refuse(says("rows_are", low=min(comp.rows), high=max(comp.rows)))
     if target.startswith("mat_") and not 1 <= to <= len(comp.holes):
-        refuse(f"a mat row has holes 1 to {len(comp.holes)}")
+        refuse(says("holes_are", holes=len(comp.holes)))
 
 
 def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -68,7 +68,7 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
         old = state.supply
         state.supply = to
         state.raw_corrected += to - old
-        lines.extend(correction_lines("", "raw-material supply", str(old), str(to), reason))
+        lines.extend(correction_lines("", says("the_supply"), str(old), str(to), reason))
         return
     seat = move.seat
     me = state.seats[seat]
@@ -77,43 +77,43 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
         me.cash = to
         if to > old:
             state.bank_out += to - old
-            extra = f"{money(to - old)} from the bank"
+            extra = says("from_the_bank", amount=money(to - old))
         else:
             state.bank_in += old - to
-            extra = f"{money(old - to)} back to the bank"
-        lines.extend(correction_lines(me.name, "cash", money(old), money(to), reason, hidden_seat=seat, extra=extra))
+            extra = says("back_to_the_bank", amount=money(old - to))
+        lines.extend(correction_lines(me.name, says("the_cash"), money(old), money(to), reason, hidden_seat=seat,
+                                      extra=extra))
         return
     if target.startswith("mat_"):
         row = MAT_ROWS.index(target[4:])
         old = me.mat[row]
         me.mat[row] = to - 1
-        what = f"mat marker in the {MAT_ROW_LABELS[MAT_ROWS[row]]} row"
+        what = says("the_mat_marker", row=MAT_ROW_LABELS[MAT_ROWS[row]])
         lines.extend(
             correction_lines(
-                me.name, what, f"hole {old + 1} ({comp.holes[old].value})",
-                f"hole {to} ({comp.holes[to - 1].value})", reason,
+                me.name, what, says("hole_value", hole=old + 1, value=comp.holes[old].value),
+                says("hole_value", hole=to, value=comp.holes[to - 1].value), reason,
             )
         )
         return
     attr, what = {
-        "loans": ("loans", "loan markers"),
-        "raw_materials": ("raw", "raw materials"),
-        "waste": ("waste", "waste"),
-        "column": ("column", "factory column"),
-        "row": ("row", "factory row"),
+        "loans": ("loans", says("the_loans")),
+        "raw_materials": ("raw", says("the_raw")),
+        "waste": ("waste", says("the_waste")),
+        "column": ("column", says("the_column")),
+        "row": ("row", says("the_row")),
     }[target]
     old = int(getattr(me, attr))
     setattr(me, attr, to)
     extra = ""
     if target == "raw_materials":
         state.supply -= to - old
-        extra = (f"{to - old} from the supply" if to >= old else f"{old - to} back to the supply") + (
-            f", {state.supply} left there"
-        )
+        moved = says("from_the_supply", count=to - old) if to >= old else says("back_to_the_supply", count=old - to)
+        extra = says("left_in_supply", moved=moved, supply=state.supply)
     elif target == "waste":
-        extra = f"{zone_text(state, to)}"
+        extra = zone_text(state, to)
     elif target == "column":
         state.end_reached = any(s.column >= comp.end_column for s in state.seats)
         if to >= comp.end_column:
-            extra = "the factory is on the last column: the game ends after this round"
+            extra = says("on_last_column")
     lines.extend(correction_lines(me.name, what, str(old), str(to), reason, extra=extra))

@@ -14,23 +14,21 @@ from companion.games.muell_money.pollution import start_check
 from companion.games.muell_money.sets import advance
 from companion.games.muell_money.state import MuellState, Phase
 from companion.games.muell_money.status import status
-from companion.games.muell_money.words import multiset, plural
+from companion.games.muell_money.words import comma_list, multiset, plural, says
 from companion.rules import Explanation, say
 
 
 def check_shuffle(state: MuellState, move: Move) -> None:
     if state.phase is not Phase.DEAL:
-        raise IllegalMove(
-            "a software shuffle is recorded only while cards are being dealt", R.LAYOUT
-        )
+        raise IllegalMove(says("shuffle_only_dealing"), R.LAYOUT)
     counts: dict[str, int] = {}
     for card in move.order:
         counts[card] = counts.get(card, 0) + 1
     wanted = {k: v for k, v in state.deck.items() if v}
     if counts != wanted:
         raise IllegalMove(
-            f"the shuffled order must hold exactly the {plural(state.deck_count(), 'card')} of the deck "
-            f"({multiset(wanted)}), not {plural(len(move.order), 'card')} ({multiset(counts)})",
+            says("shuffle_mismatch", deck=plural(state.deck_count(), says("card_one")), wanted=multiset(wanted),
+                 order=plural(len(move.order), says("card_one")), counts=multiset(counts)),
             R.LAYOUT,
         )
 
@@ -39,8 +37,7 @@ def apply_shuffle(state: MuellState, move: Move, lines: list[Explanation]) -> No
     state.deck_order = list(move.order)
     lines.append(
         say(
-            f"The deck of {plural(len(move.order), 'card')} is shuffled by software; the order is recorded "
-            "and each card dealt is taken from it",
+            says("shuffled_by_software", cards=plural(len(move.order), says("card_one"))),
             R.LAYOUT,
         )
     )
@@ -48,25 +45,21 @@ def apply_shuffle(state: MuellState, move: Move, lines: list[Explanation]) -> No
 
 def check_deal(state: MuellState, move: Move) -> None:
     if state.phase is not Phase.DEAL:
-        raise IllegalMove(
-            f"no card is being dealt now ({status(state)})", R.LAYOUT
-        )
+        raise IllegalMove(says("not_dealing", status=status(state)), R.LAYOUT)
     if move.card is None:
         if not state.deck_order:
-            raise IllegalMove(
-                "name the card dealt: no software shuffle is recorded for this deck", R.LAYOUT
-            )
+            raise IllegalMove(says("name_the_card"), R.LAYOUT)
         return
     if state.deck_order:
         expected = state.deck_order[0]
         if move.card != expected:
             raise IllegalMove(
-                f"the recorded shuffle says the next card is {expected}, not {move.card}",
+                says("shuffle_says_next", expected=expected, card=move.card),
                 R.LAYOUT,
             )
     if state.deck.get(move.card, 0) <= 0:
         raise IllegalMove(
-            f"no {move.card} is left in the deck ({whereabouts(state, move.card)})",
+            says("none_left_in_deck", card=move.card, where=whereabouts(state, move.card)),
             R.LAYOUT,
         )
 
@@ -77,15 +70,15 @@ def whereabouts(state: MuellState, card: str) -> str:
     on_grid = sum(col.count(card) for col in state.grid)
     in_hands = sum(s.hand.count(card) + (s.retained == card) for s in state.seats)
     parts = [
-        f"{on_grid} in the sets on the table" if on_grid else "",
-        f"{in_hands} in front of seats" if in_hands else "",
-        f"{state.discard.get(card, 0)} discarded" if state.discard.get(card, 0) else "",
-        f"{state.set_aside.count(card)} set aside" if card in state.set_aside else "",
+        says("in_the_sets", count=on_grid) if on_grid else "",
+        says("in_front_of_seats", count=in_hands) if in_hands else "",
+        says("discarded_count", count=state.discard.get(card, 0)) if state.discard.get(card, 0) else "",
+        says("set_aside_count", count=state.set_aside.count(card)) if card in state.set_aside else "",
     ]
-    where = ", ".join(p for p in parts if p)
+    where = comma_list(p for p in parts if p)
     if not where:
-        return f"the deck holds {total}"
-    return f"the only one is out: {where}" if total == 1 else f"all {total} are out: {where}"
+        return says("deck_holds", total=total)
+    return says("only_one_out", where=where) if total == 1 else says("all_out", total=total, where=where)
 
 
 def apply_deal(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -96,14 +89,13 @@ def apply_deal(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         card = move.card
     state.deck[card] -= 1
     row, col = state.next_slot()
-    where = f"row {row + 1}, set {col + 1}"
+    where = says("slot", row=row + 1, set=col + 1)
     if card == POLLUTION:
         state.set_aside.append(card)
         state.pollution_seen = True
         lines.append(
             say(
-                f"Dealt: Pollution Check ({where}): the deal stops; the card is set aside "
-                "and the whole deck will be reshuffled at the end of the round",
+                says("dealt_pollution", where=where),
                 R.CHECK,
                 R.CHECK_FR,
             )
@@ -112,11 +104,11 @@ def apply_deal(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     elif card in state.grid[col]:
         state.discard[card] += 1
         lines.append(
-            say(f"Dealt: {card} ({where}) is already in set {col + 1}: discarded, another card is dealt", R.LAYOUT)
+            say(says("dealt_duplicate", card=card, where=where, set=col + 1), R.LAYOUT)
         )
     else:
         state.grid[col].append(card)
-        lines.append(say(f"Dealt: {card} to set {col + 1} (row {row + 1})", R.LAYOUT))
+        lines.append(say(says("dealt", card=card, set=col + 1, row=row + 1), R.LAYOUT))
     advance(state, lines)
 
 
@@ -124,12 +116,11 @@ def card_command(state: MuellState, card: str, copy: int) -> Command:
     """The scanner saw copy ``copy`` of ``card``: the card dealt now."""
     kind = resolve_card(state.comp, card)
     if kind is None:
-        raise IllegalMove(f"{card!r} is not a Müll + Money card", R.CARDS)
+        raise IllegalMove(says("not_a_card", card=card), R.CARDS)
     copies = state.comp.kind(kind).copies
     if not 1 <= copy <= copies:
-        raise IllegalMove(f"there {'is' if copies == 1 else 'are'} {plural(copies, kind + ' card')}, so no copy {copy}", R.CARDS)
+        raise IllegalMove(says("no_copy_one" if copies == 1 else "no_copy", cards=plural(copies, says("kind_card", kind=kind)),
+                                copy=copy), R.CARDS)
     if state.phase is not Phase.DEAL:
-        raise IllegalMove(
-            f"cards are seen only while the sets are dealt ({status(state)})", R.LAYOUT
-        )
+        raise IllegalMove(says("seen_only_dealing", status=status(state)), R.LAYOUT)
     return Command(CHANCE, "deal", {"card": kind}, None, "scanner")

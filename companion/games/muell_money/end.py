@@ -10,7 +10,15 @@ from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.scoring import score
 from companion.games.muell_money.state import MuellState, Phase
-from companion.games.muell_money.words import plural, raw
+from companion.games.muell_money.words import (
+    and_list,
+    comma_list,
+    or_list,
+    plural,
+    raw,
+    says,
+    semicolon_list,
+)
 from companion.rules import EARLY_END, SHARED_PLACE, Explanation, say
 
 
@@ -20,9 +28,9 @@ def game_over_line(state: MuellState) -> Explanation:
     net = state.options["tie_break"] == "net-money"
     if tie_broken:
         shared = len(score(state).winners()) > 1
-        return say(f"Game over: {text}", R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR,
+        return say(says("game_over", result=text), R.TIE_BREAK_NET if net else R.TIE_BREAK, R.SCORE_FR,
                    *((SHARED_PLACE,) if shared else ()))
-    return say(f"Game over: {text}", R.SCORE, R.SCORE_FR)
+    return say(says("game_over", result=text), R.SCORE, R.SCORE_FR)
 
 
 def result(state: MuellState) -> tuple[str, bool]:
@@ -33,41 +41,39 @@ def result(state: MuellState) -> tuple[str, bool]:
     by_seat = {s.seat: s for s in sheet.seats}
     ranking = [by_seat[k] for k in sheet.ranking()]
     top = ranking[0]
-    points = plural(top.total, "point")
+    points = plural(top.total, says("point_one"))
     tied = [s for s in ranking[1:] if s.total == top.total]
     if not tied:
-        return f"{state.name(top.seat)} wins with {points}", False
+        return says("wins", seat=state.name(top.seat), points=points), False
     net = state.options["tie_break"] == "net-money"
-    money = "money after debts" if net else "money in hand"
+    money = says("money_net") if net else says("money_in_hand")
     shared = [top, *(s for s in tied if s.tiebreak == top.tiebreak)]
     if len(shared) > 1:
-        names = " and ".join(state.name(s.seat) for s in shared)
-        return f"{names} share the win with {points} (tied on points and on {money}: {top.tiebreak} M)", True
-    others = ", ".join(state.name(s.seat) for s in tied)
-    return (f"{state.name(top.seat)} wins with {points} "
-            f"(tied on points with {others}; more {money} breaks the tie: {top.tiebreak} M)"), True
+        names = and_list(state.name(s.seat) for s in shared)
+        return says("share_win", seats=names, points=points, money=money, tiebreak=top.tiebreak), True
+    others = comma_list(state.name(s.seat) for s in tied)
+    return says("wins_tie_broken", seat=state.name(top.seat), points=points, others=others, money=money,
+                tiebreak=top.tiebreak), True
 
 
 def apply_end(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     """The host ends the game early."""
     skipped: list[str] = []
     if state.check is not None and state.check.final:
-        waiting = " or ".join(state.name(k) for k in state.check.pending)
-        skipped.append(
-            f"the final pollution check is left unfinished (no Bribery decision or fine for {waiting})"
-        )
+        waiting = or_list(state.name(k) for k in state.check.pending)
+        skipped.append(says("skip_final_check_unfinished", seats=waiting))
     else:
         if state.phase is not Phase.DEAL or state.placed:
-            skipped.append(f"the rest of round {state.round} is not played (no wages are paid)")
-        skipped.append("no final pollution check is made")
+            skipped.append(says("skip_rest_of_round", round=state.round))
+        skipped.append(says("skip_final_check"))
     if state.auction is not None:
         lot = state.auction.lot
         state.supply += lot
-        skipped.append(f"the auction is called off (the {raw(lot)} {'goes' if lot == 1 else 'go'} back to the supply)")
+        skipped.append(says("skip_auction_one" if lot == 1 else "skip_auction", lot=raw(lot)))
     if state.vote is not None:
-        skipped.append(f"vote {state.vote.number} is called off (nothing is adopted)")
+        skipped.append(says("skip_vote", number=state.vote.number))
     if state.set_sale is not None:
-        skipped.append("the auction of the sets is called off")
+        skipped.append(says("skip_set_sale"))
     state.vote = None
     state.set_sale = None
     state.auction = None
@@ -76,11 +82,10 @@ def apply_end(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     state.phase = Phase.OVER
     state.ended_by_host = True
     state.end_reason = move.reason
-    why = f" ({move.reason})" if move.reason else ""
+    why = says("in_brackets", what=move.reason) if move.reason else ""
     lines.append(
         say(
-            f"The host ends the game now{why}: it is scored as it stands; " + "; ".join(skipped)
-            + ". Half of each seat's money is counted openly, as at a normal end",
+            says("host_ends", why=why, skipped=semicolon_list(skipped)),
             EARLY_END,
             R.SCORE,
         )

@@ -40,6 +40,7 @@ from companion.games.muell_money.moves import Move, parse_move
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.sets import new_grid
 from companion.games.muell_money.state import MuellState, Phase, SeatState
+from companion.games.muell_money.words import comma_list, says, semicolon_list
 from companion.rules import resolve_options
 
 #: the server's software hook finds ``shuffle_command`` beside the Game class
@@ -63,7 +64,7 @@ class MuellMoney(Game[MuellState, Move]):
     def components(self, edition: Mapping[str, Any]) -> Components:
         comp, problems = read_components(edition or self.default_edition())
         if comp is None:
-            raise SetupError("the Müll + Money component data cannot be used: " + "; ".join(problems))
+            raise SetupError(says("data_unusable", problems=semicolon_list(problems)))
         return comp
 
     def card_kinds(self, edition: Mapping[str, Any]) -> tuple[CardKind, ...]:
@@ -73,9 +74,9 @@ class MuellMoney(Game[MuellState, Move]):
     # setup -------------------------------------------------------------------
     def setup(self, config: TableConfig) -> MuellState:
         if not self.min_seats <= len(config.seats) <= self.max_seats:
-            raise SetupError(f"Müll + Money is for 2-4 seats, not {len(config.seats)}")
+            raise SetupError(says("seat_count", seats=len(config.seats)))
         if not 0 <= config.start_seat < len(config.seats):
-            raise SetupError(f"start seat {config.start_seat} is not one of the seats")
+            raise SetupError(says("no_start_seat", seat=config.start_seat))
         try:
             options = resolve_options(self.options, config.options)
         except ValueError as err:
@@ -83,13 +84,11 @@ class MuellMoney(Game[MuellState, Move]):
         comp = self.components(config.edition)
         if options["waste_zones"] not in comp.zones:
             raise SetupError(
-                f"the component data has no waste zone set {options['waste_zones']!r} "
-                f"(it has: {', '.join(comp.zones)})"
+                says("no_zone_set", zones=options["waste_zones"], has=comma_list(comp.zones))
             )
         if options["variant"] == "simulation" and (comp.variant is None or len(config.seats) not in comp.common_tracks):
             raise SetupError(
-                f"the simulation variant needs the component data's common waste board for {len(config.seats)} seats "
-                "and its 'simulation_variant' values"
+                says("variant_needs_data", seats=len(config.seats))
             )
         seats = [
             SeatState(

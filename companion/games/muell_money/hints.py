@@ -24,7 +24,7 @@ from companion.games.muell_money.pollution import cards_held, fine_and_steps
 from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.votes import weight
-from companion.games.muell_money.words import money, plural, variant_says
+from companion.games.muell_money.words import comma_list, money, plural, says, variant_says
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
@@ -59,7 +59,7 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         if state.phase is Phase.DEAL and state.deck_count() > 0:
             # the server fills 'order' with shuffle_command(state): the order is drawn
             # when the host presses, and is never shown on any screen
-            host.append(ActionHint("shuffle", "Shuffle the deck by software (instead of dealing real cards)", {}))
+            host.append(ActionHint("shuffle", says("hint_shuffle"), {}))
         host.append(correction_hint(CORRECTION_TARGETS, [s.name for s in state.seats], moves_money=True))
         host.append(end_hint(state.disaster))
         return host
@@ -74,7 +74,7 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     elif state.phase is Phase.CHOOSE and state.turn == seat:
         for c, cards in enumerate(state.grid):
             if state.taken[c] is None:
-                hints.append(ActionHint("choose", f"Take set {c + 1}: {', '.join(cards)}", {"set": c + 1}))
+                hints.append(ActionHint("choose", says("hint_take_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1}))
     elif state.phase is Phase.PLAY and state.turn == seat:
         hints.extend(_play_hints(state, actor))
     elif state.phase is Phase.VOTE and state.vote is not None and seat in state.vote.pending:
@@ -87,13 +87,14 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         low = a.high + 1
         bid = Move(actor, "bid", amount=low)
         hints.append(
-            _hint(state, bid, "bid", f"Bid for the {a.lot} raw materials", {},
-                  (Field("amount", "Your bid (M)", "number", minimum=low, maximum=max(low, cash), default=low),),
+            _hint(state, bid, "bid", says("hint_raw_bid", lot=a.lot), {},
+                  (Field("amount", variant_says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
+                         default=low),),
                   moves_money=True)
         )
-        hints.append(ActionHint("no-bid", "Do not bid", {}))
+        hints.append(ActionHint("no-bid", variant_says("hint_no_bid"), {}))
     hints.append(
-        ActionHint("loan", f"Take a loan (+{state.comp.loan_amount} M, one −{state.comp.loan_amount} marker)", {}, moves_money=True)
+        ActionHint("loan", says("hint_loan", amount=state.comp.loan_amount), {}, moves_money=True)
     )
     return hints
 
@@ -101,20 +102,20 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
 def end_hint(disaster: str = "") -> ActionHint:
     """The host's early end (the evening is over, or in the simulation
     variant a game that looks as if it cannot end): score the game as it stands."""
-    label = "End the game now and score it (no final pollution check)"
+    label = says("hint_end")
     if disaster:
-        label = f"The game may not end ('désastre': {disaster}): end it now and score it"
+        label = says("hint_end_desastre", disaster=disaster)
     return ActionHint(
         "end",
         label,
         {},
-        (Field("reason", "Reason (optional, goes into the log)", "text", default=""),),
+        (Field("reason", says("field_reason"), "text", default=""),),
         moves_money=False,
     )
 
 
 def _columns(n: int) -> str:
-    return f"{n} column{'s' if n != 1 else ''}"
+    return plural(n, says("column_one"))
 
 
 def bribery_labels(state: MuellState, seat: int) -> tuple[str, str]:
@@ -125,17 +126,15 @@ def bribery_labels(state: MuellState, seat: int) -> tuple[str, str]:
     final = state.check is not None and state.check.final
     fine, steps_left = fine_and_steps(state, seat, final)
     back = min(steps_left, me.column - min(comp.columns))
-    bribe = f"{comp.bribery_cost} M"
+    bribe = money(comp.bribery_cost)
     if state.options["bribery"] == "fine-still-paid":
-        use = (f"Use Bribery: pay {bribe} and still the {fine} M fine "
-               f"({fine + comp.bribery_cost} M in all); the factory does not move back")
+        use = says("hint_bribery_fine_too", bribe=bribe, fine=money(fine), total=money(fine + comp.bribery_cost))
     elif back:
-        use = f"Use Bribery: pay {bribe} instead of the {fine} M fine and moving back {_columns(back)}"
+        use = says("hint_bribery_back", bribe=bribe, fine=money(fine), columns=_columns(back))
     else:
-        use = f"Use Bribery: pay {bribe} instead of the {fine} M fine (the factory is at the left edge)"
-    refuse = f"Do not use Bribery: pay the {fine} M fine, " + (
-        f"the factory moves back {_columns(back)}" if back else "the factory stays (it is at the left edge)"
-    )
+        use = says("hint_bribery_edge", bribe=bribe, fine=money(fine))
+    refuse = (says("hint_no_bribery_back", fine=money(fine), columns=_columns(back)) if back
+              else says("hint_no_bribery_edge", fine=money(fine)))
     return use, refuse
 
 
@@ -144,16 +143,16 @@ def _chance_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         return []
     if state.deck_order:
         # the label does not name the card: the recorded order is as secret as a face-down deck
-        return [ActionHint("deal", "Deal the next card of the recorded shuffle", {})]
-    choices = tuple(Choice(k, f"{k} ({v} in the deck)") for k, v in state.deck.items() if v)
-    return [ActionHint("deal", "Card dealt", {}, (Field("card", "Card", "choice", choices),))]
+        return [ActionHint("deal", says("hint_deal_next"), {})]
+    choices = tuple(Choice(k, says("choice_in_deck", card=k, count=v)) for k, v in state.deck.items() if v)
+    return [ActionHint("deal", says("hint_card_dealt"), {}, (Field("card", says("field_card"), "choice", choices),))]
 
 
 def _row_choices(state: MuellState, seat: int, steps: int) -> tuple[Choice, ...]:
     me = state.seats[seat]
     last = len(state.comp.holes) - 1
     return tuple(
-        Choice(row, f"{MAT_ROW_LABELS[row]} ({state.comp.holes[me.mat[i]].value} now)")
+        Choice(row, says("choice_row_now", row=MAT_ROW_LABELS[row], value=state.comp.holes[me.mat[i]].value))
         for i, row in enumerate(MAT_ROWS)
         if me.mat[i] + steps <= last
     )
@@ -169,12 +168,13 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         for adviser in (False, True):
             if adviser and (card in ("Adviser", "Bribery") or "Adviser" not in me.hand):
                 continue
-            label = f"Play {card}" + (" with an Adviser" if adviser else "")
+            with_adv = says("with_adviser") if adviser else ""
+            label = says("hint_play", card=card, adviser=with_adv)
             if card == "Adviser":
-                label = f"Play an Adviser alone: repay a loan ({state.comp.repay_amount} M)"
+                label = says("hint_play_adviser", amount=money(state.comp.repay_amount))
             elif card == "Innovate":
                 cost = state.comp.innovate_cost * (state.comp.adviser_factor if adviser else 1)
-                label += f" ({cost} M)"
+                label = says("hint_play_innovate", card=card, adviser=with_adv, cost=money(cost))
             args: dict[str, Any] = {"card": card}
             if adviser:
                 args["adviser"] = True
@@ -184,36 +184,36 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
                 one = _row_choices(state, seat, 1)
                 if adviser:
                     fields = (
-                        Field("row", "First step: mat row", "choice", one, default=one[0].value if one else None),
-                        Field("row2", "Second step: mat row", "choice", one, default=one[0].value if one else None),
+                        Field("row", says("field_first_row"), "choice", one, default=one[0].value if one else None),
+                        Field("row2", says("field_second_row"), "choice", one, default=one[0].value if one else None),
                     )
                     two = _row_choices(state, seat, 2)
                     rows = (two[0].value,) * 2 if two else tuple(c.value for c in one[:2])
                     move = Move(actor, "play", card=card, adviser=True, rows=tuple(str(r) for r in rows))
                 else:
-                    fields = (Field("row", "Mat row to improve", "choice", one, default=one[0].value if one else None),)
+                    fields = (Field("row", says("field_row"), "choice", one, default=one[0].value if one else None),)
                     move = Move(actor, "play", card=card, rows=(str(one[0].value),) if one else ("workers",))
             elif card == "Waste Inspection" and in_variant(state):
                 values = state.comp.variant
                 assert values is not None
                 factor = state.comp.adviser_factor if adviser else 1
                 steps, cost = values.negotiation_back_steps * factor, values.negotiation_back_cost * factor
-                label = "Play Negotiation (the Waste Inspection card)" + (" with an Adviser" if adviser else "")
-                choices: tuple[Choice, ...] = (Choice("no", "Leave the common waste marker where it is"),)
+                label = variant_says("hint_negotiation", adviser=with_adv)
+                choices: tuple[Choice, ...] = (Choice("no", variant_says("choice_leave_marker")),)
                 if state.common_waste > 0:  # at 0 there is nothing to move back
-                    choices += (Choice("yes", f"Pay {cost} M: the common waste marker back {steps}"),)
+                    choices += (Choice("yes", variant_says("choice_marker_back", cost=money(cost), steps=steps)),)
                 if negotiation_must_pay(state) is not None:  # adopted rule 1: no choice left
-                    choices = (Choice("yes", f"Pay {cost} M: the common waste marker back {steps} (adopted rule)"),)
-                fields = (Field("back", "The common waste marker", "choice", choices, default=choices[0].value),)
+                    choices = (Choice("yes", variant_says("choice_marker_back_rule", cost=money(cost), steps=steps)),)
+                fields = (Field("back", variant_says("field_marker"), "choice", choices, default=choices[0].value),)
                 proposals = tuple(
                     Choice(k, title(k)) for k in offered(state)
                     if (k == REPEAL and state.adopted) or (k != REPEAL and in_force(state, k) is None)
                 )
                 if proposals:
-                    fields += (Field("propose", "Propose a rule (the table then votes)", "choice",
-                                     (Choice("none", "No proposal"), *proposals), default="none"),)
+                    fields += (Field("propose", variant_says("field_propose"), "choice",
+                                     (Choice("none", variant_says("choice_no_proposal")), *proposals), default="none"),)
                 if state.adopted and REPEAL in offered(state):
-                    fields += (Field("repeal", "The rule to repeal (with proposal 4)", "choice",
+                    fields += (Field("repeal", variant_says("field_repeal"), "choice",
                                      tuple(Choice(a.proposal, title(a.proposal)) for a in state.adopted),
                                      default=state.adopted[0].proposal),)
                 move = Move(actor, "play", card=card, adviser=adviser, use=str(choices[0].value) == "yes")
@@ -221,18 +221,19 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
                 comp = state.comp
                 dirs = []
                 if me.row < max(comp.rows):
-                    dirs.append(Choice("hire", "Hire (up: more workers, higher wages)"))
+                    dirs.append(Choice("hire", says("choice_hire")))
                 if me.row > min(comp.rows):
-                    dirs.append(Choice("fire", "Fire (down: fewer workers, lower wages)"))
-                fields = (Field("direction", "Direction", "choice", tuple(dirs), default=dirs[0].value if dirs else None),)
+                    dirs.append(Choice("fire", says("choice_fire")))
+                fields = (Field("direction", says("field_direction"), "choice", tuple(dirs),
+                                default=dirs[0].value if dirs else None),)
                 move = Move(actor, "play", card=card, adviser=adviser, direction=str(dirs[0].value) if dirs else "hire")
             hints.append(_hint(state, move, "play", label, args, fields,
                                moves_money=card in MONEY_CARDS or (card == "Waste Inspection" and in_variant(state))))
         discard = Move(actor, "discard", card=card)
-        hints.append(_hint(state, discard, "discard", f"Discard {card} unused", {"card": card}))
+        hints.append(_hint(state, discard, "discard", says("hint_discard", card=card), {"card": card}))
     keep = Move(actor, "keep")
-    last = ": the game ends with this round" if state.end_reached else " for the next round"
-    hints.append(_hint(state, keep, "keep", f"Pass and keep your last card{last}", {}))
+    label = says("hint_keep_last_round") if state.end_reached else says("hint_keep")
+    hints.append(_hint(state, keep, "keep", label, {}))
     return hints
 
 
@@ -269,7 +270,7 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if sale.set_index is None:
         if seat != sale.nominator:
             return []
-        return [ActionHint("choose", variant_says("hint_name_set", set=c + 1, cards=", ".join(cards)), {"set": c + 1})
+        return [ActionHint("choose", variant_says("hint_name_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1})
                 for c, cards in enumerate(state.grid) if state.taken[c] is None]
     if sale.to_bid != seat:
         return []

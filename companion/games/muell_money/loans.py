@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.state import MuellState
-from companion.games.muell_money.words import money
+from companion.games.muell_money.words import money, plural, says
 from companion.rules import Explanation, say
 
 
@@ -16,12 +16,12 @@ def take_loans(state: MuellState, seat: int, count: int, lines: list[Explanation
     me.cash += amount
     me.loans += count
     state.bank_out += amount
-    marker = f"{count} loan{'s' if count > 1 else ''}"
+    marker = says("loans_taken", count=count) if count > 1 else says("loan_taken", count=count)
     cites = (R.FORCED_LOAN, R.FORCED_LOAN_FINE) if why else (R.LOAN, R.LOAN_ANY_TIME)
     lines.append(
         say(
-            f"{me.name} takes {marker}{why}: +{money(amount)}, {count} × −{state.comp.loan_amount} marker"
-            f" ({me.loans} loan{'s' if me.loans != 1 else ''} in all)",
+            says("takes_loans", seat=me.name, marker=marker, why=why, amount=money(amount), count=count,
+                 loan=state.comp.loan_amount, loans=plural(me.loans, says("loan_one"))),
             *cites,
         )
     )
@@ -33,7 +33,7 @@ def pay_bank(state: MuellState, seat: int, amount: int, lines: list[Explanation]
     if me.cash < amount:
         short = amount - me.cash
         count = -(-short // state.comp.loan_amount)
-        take_loans(state, seat, count, lines, " to be able to pay")
+        take_loans(state, seat, count, lines, says("to_be_able_to_pay"))
     me.cash -= amount
     state.bank_in += amount
 

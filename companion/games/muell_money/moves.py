@@ -12,6 +12,7 @@ from companion.corrections import MAX_REASON, Target, need_reason, need_target, 
 from companion.errors import InvalidCommand
 from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
 from companion.games.muell_money.state import MuellState
+from companion.games.muell_money.words import comma_list, says
 
 
 @dataclass(frozen=True)
@@ -74,17 +75,17 @@ ACTORS: dict[str, ActorKind] = {
 
 #: what the host may correct (``correct`` command); cash is the one hidden value
 CORRECTION_TARGETS: tuple[Target, ...] = (
-    Target("cash", "cash (M)", hidden=True),
-    Target("loans", "loan markers"),
-    Target("raw_materials", "raw materials on the tower (from/to the supply)"),
-    Target("waste", "waste meter"),
-    Target("column", "factory column"),
-    Target("row", "factory row (workers)"),
-    Target("mat_workers", "mat marker: workers row (hole, 1 = leftmost)"),
-    Target("mat_raw_materials", "mat marker: raw materials row (hole, 1 = leftmost)"),
-    Target("mat_waste", "mat marker: waste row (hole, 1 = leftmost)"),
-    Target("supply", "raw-material supply", seat=False),
-    Target("common_waste", "common waste marker (simulation variant)", seat=False),
+    Target("cash", says("target_cash"), hidden=True),
+    Target("loans", says("target_loans")),
+    Target("raw_materials", says("target_raw")),
+    Target("waste", says("target_waste")),
+    Target("column", says("target_column")),
+    Target("row", says("target_row")),
+    Target("mat_workers", says("target_mat_workers")),
+    Target("mat_raw_materials", says("target_mat_raw")),
+    Target("mat_waste", says("target_mat_waste")),
+    Target("supply", says("target_supply"), seat=False),
+    Target("common_waste", says("target_common_waste"), seat=False),
 )
 
 ROW_ALIASES: dict[str, str] = {
@@ -125,8 +126,8 @@ def _proposal(command: Command, key: str) -> str:
     text = str(raw).strip().lower() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
     if text not in PROPOSAL_KEYS:
         raise InvalidCommand(
-            f"'{command.name}': '{key}' must be a proposal (1-4 or {', '.join(sorted(set(PROPOSAL_KEYS.values())))}), "
-            f"not {raw!r}"
+            says("must_be_proposal", command=command.name, key=key, keys=comma_list(sorted(set(PROPOSAL_KEYS.values()))),
+                 raw=raw)
         )
     return PROPOSAL_KEYS[text]
 
@@ -149,30 +150,30 @@ def resolve_card(comp: Components, text: str) -> str | None:
 def _card(comp: Components, command: Command, key: str = "card") -> str:
     raw = command.need(key)
     if not isinstance(raw, str) or not raw.strip():
-        raise InvalidCommand(f"'{command.name}': '{key}' must be a card's name, not {raw!r}")
+        raise InvalidCommand(says("must_be_card", command=command.name, key=key, raw=raw))
     kind = resolve_card(comp, raw)
     if kind is None:
-        known = ", ".join(k.name for k in comp.kinds)
-        raise InvalidCommand(f"unknown card {raw!r} (Müll + Money cards: {known})")
+        known = comma_list(k.name for k in comp.kinds)
+        raise InvalidCommand(says("unknown_card", raw=raw, known=known))
     return kind
 
 
 def _bool(command: Command, key: str, default: bool | None = None) -> bool:
     raw: Any = command.arg(key, default)
     if raw is None:
-        raise InvalidCommand(f"'{command.name}' needs '{key}' (true or false)")
+        raise InvalidCommand(says("needs_bool", command=command.name, key=key))
     if isinstance(raw, bool):
         return raw
     if isinstance(raw, str) and raw.strip().lower() in ("yes", "true", "no", "false"):
         return raw.strip().lower() in ("yes", "true")
-    raise InvalidCommand(f"'{command.name}': '{key}' must be true or false, not {raw!r}")
+    raise InvalidCommand(says("must_be_bool", command=command.name, key=key, raw=raw))
 
 
 def _row(command: Command, key: str) -> str:
     raw = command.arg(key)
     if not isinstance(raw, str) or fold_name(raw) not in ROW_ALIASES:
         raise InvalidCommand(
-            f"'{command.name}': '{key}' must be a mat row ({', '.join(MAT_ROWS)}), not {raw!r}"
+            says("must_be_row", command=command.name, key=key, rows=comma_list(MAT_ROWS), raw=raw)
         )
     return ROW_ALIASES[fold_name(raw)]
 
@@ -183,10 +184,10 @@ def end_reason(command: Command) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        raise InvalidCommand(f"'end': 'reason' must be a short text, not {raw!r}")
+        raise InvalidCommand(says("reason_text", raw=raw))
     text = " ".join(raw.split())
     if len(text) > MAX_REASON:
-        raise InvalidCommand(f"'end': the reason is longer than {MAX_REASON} characters")
+        raise InvalidCommand(says("reason_too_long", max=MAX_REASON))
     return text
 
 
@@ -194,16 +195,15 @@ def parse_move(state: MuellState, command: Command) -> Move:
     name = NAMES.get(command.name.strip().lower()) if isinstance(command.name, str) else None
     if name is None:
         raise InvalidCommand(
-            f"unknown Müll + Money command {command.name!r} "
-            f"(commands: {', '.join(sorted(set(NAMES.values())))})"
+            says("unknown_muell_command", name=command.name, commands=comma_list(sorted(set(NAMES.values()))))
         )
     actor = command.actor
     wanted = ACTORS.get(name, ActorKind.SEAT)
     if actor.kind is not wanted:
-        who = {ActorKind.SEAT: "a seat", ActorKind.HOST: "the host", ActorKind.CHANCE: "chance"}[wanted]
-        raise InvalidCommand(f"'{name}' is done by {who}, not by {actor}")
+        who = {ActorKind.SEAT: says("by_a_seat"), ActorKind.HOST: says("by_the_host"), ActorKind.CHANCE: says("by_chance")}[wanted]
+        raise InvalidCommand(says("done_by", name=name, who=who, actor=actor))
     if actor.is_seat and not (actor.seat is not None and 0 <= actor.seat < state.n):
-        raise InvalidCommand(f"there is no seat {actor.seat} at this table")
+        raise InvalidCommand(says("no_such_seat", seat=actor.seat))
     comp = state.comp
     if name == "correct":
         target = need_target(command, CORRECTION_TARGETS)
@@ -217,18 +217,18 @@ def parse_move(state: MuellState, command: Command) -> Move:
     if name == "shuffle":
         order = command.need("order")
         if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
-            raise InvalidCommand("'shuffle': 'order' must be a list of card names, next card first")
+            raise InvalidCommand(says("order_list"))
         kinds: list[str] = []
         for i, text in enumerate(order):
             kind = resolve_card(comp, text)
             if kind is None:
-                raise InvalidCommand(f"'shuffle': card {i + 1} of the order, {text!r}, is not a Müll + Money card")
+                raise InvalidCommand(says("order_not_a_card", number=i + 1, text=text))
             kinds.append(kind)
         return Move(actor, name, order=tuple(kinds))
     if name == "loan":
         count = command.need_int("count", minimum=1) if "count" in command.args else 1
         if count > 10:
-            raise InvalidCommand("'loan': take at most 10 loans at once")
+            raise InvalidCommand(says("loan_max"))
         return Move(actor, name, count=count)
     if name == "bribery":
         return Move(actor, name, use=_bool(command, "use"))
@@ -246,7 +246,7 @@ def parse_move(state: MuellState, command: Command) -> Move:
         raw_choice = command.need("choice")
         choice = CHOICES.get(raw_choice.strip().lower()) if isinstance(raw_choice, str) else None
         if choice is None:
-            raise InvalidCommand(f"'vote': 'choice' must be for, against or abstain, not {raw_choice!r}")
+            raise InvalidCommand(says("vote_choice", raw=raw_choice))
         return Move(actor, name, choice=choice, use=_bool(command, "bribery", False))
     # play
     card = _card(comp, command)
@@ -255,25 +255,23 @@ def parse_move(state: MuellState, command: Command) -> Move:
     direction: str | None = None
     if card == "Innovate":
         if "row" not in command.args:
-            raise InvalidCommand(
-                "'play' Innovate needs 'row': the mat row to improve (workers, raw_materials or waste)"
-            )
+            raise InvalidCommand(says("innovate_row"))
         rows = (_row(command, "row"),)
         if "row2" in command.args:
             if not adviser:
-                raise InvalidCommand("'row2' is the second step of an Innovate played with an Adviser")
+                raise InvalidCommand(says("row2_adviser"))
             rows = (*rows, _row(command, "row2"))
     elif card == "Hire/Fire":
         raw = command.arg("direction")
         if not isinstance(raw, str) or raw.strip().lower() not in DIRECTIONS:
-            raise InvalidCommand("'play' Hire/Fire needs 'direction': 'hire' (up) or 'fire' (down)")
+            raise InvalidCommand(says("play_hire_fire_direction"))
         direction = DIRECTIONS[raw.strip().lower()]
     use = False
     proposal = repeal = ""
     for key in ("back", "propose", "repeal"):
         if key in command.args and (card != "Waste Inspection" or state.options.get("variant") != "simulation"):
             raise InvalidCommand(
-                f"'{key}' belongs to Negotiation (the Waste Inspection card) in the simulation variant"
+                says("negotiation_arg", key=key)
             )
     if "back" in command.args:
         use = _bool(command, "back")
@@ -282,6 +280,6 @@ def parse_move(state: MuellState, command: Command) -> Move:
         if proposal == "repeal":
             repeal = _proposal(command, "repeal") if "repeal" in command.args else ""
     elif "repeal" in command.args:
-        raise InvalidCommand("'repeal' names the rule a 'propose': 4 (repeal) would cancel")
+        raise InvalidCommand(says("repeal_arg"))
     return Move(actor, name, card=card, adviser=adviser, rows=rows, direction=direction, use=use,
                 proposal=proposal, repeal=repeal)

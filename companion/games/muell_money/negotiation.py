@@ -19,7 +19,7 @@ from companion.games.muell_money.components import MAT_ROWS
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.state import Adopted, MuellState, Phase, Vote, in_variant
 from companion.games.muell_money.waste import zone
-from companion.games.muell_money.words import PROPOSAL_TITLES, variant_says
+from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, variant_says
 from companion.rules import Citation, Explanation, say
 
 NEGOTIATION_COST = "negotiation-cost"
@@ -77,13 +77,13 @@ def check_proposal(state: MuellState, move: Move) -> None:
     if not key:
         return
     if key not in offered(state):
-        agreed = ", ".join(title(k) for k in offered(state)) or variant_says("none")
+        agreed = comma_list(title(k) for k in offered(state)) or variant_says("none")
         raise IllegalMove(variant_says("not_agreed", rule=title(key), agreed=agreed), R.V_AGREE)
     if key == REPEAL:
         if not state.adopted:
             raise IllegalMove(variant_says("nothing_to_repeal"), R.V_RULE_4)
         if in_force(state, move.repeal) is None:
-            now = ", ".join(title(a.proposal) for a in state.adopted)
+            now = comma_list(title(a.proposal) for a in state.adopted)
             raise IllegalMove(variant_says("name_the_repeal", now=now), R.V_RULE_4)
         return
     current = in_force(state, key)

@@ -14,19 +14,17 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.sets import advance
 from companion.games.muell_money.state import MuellState, PendingCheck, Phase, SeatState, in_variant
 from companion.games.muell_money.waste import level, seat_zone, where, zone_text
-from companion.games.muell_money.words import money, variant_says
+from companion.games.muell_money.words import money, says, variant_says
 from companion.rules import Citation, Explanation, say
 
 
 def check_bribery(state: MuellState, move: Move) -> None:
     seat = acting_seat(move)
     if state.phase is not Phase.CHECK or state.check is None:
-        raise IllegalMove(
-            "Bribery is used only when a Pollution Check is resolved", R.BRIBERY_ONLY
-        )
+        raise IllegalMove(says("bribery_only_at_check"), R.BRIBERY_ONLY)
     if seat not in state.check.pending:
         raise NotYourTurn(
-            f"{state.name(seat)} has no Bribery decision to make at this Pollution Check",
+            says("no_bribery_decision", seat=state.name(seat)),
             R.BRIBERY_ONLY,
         )
 
@@ -50,22 +48,21 @@ def check_cites(state: MuellState) -> tuple[Citation, ...]:
 def start_check(state: MuellState, *, final: bool, lines: list[Explanation]) -> None:
     pending: list[int] = []
     looked_at = checked(state)
-    label = "Final pollution check" if final else "Pollution Check"
+    label = says("status_final_check") if final else says("status_check")
     for k in range(state.n):
         seat = (state.start_seat + k) % state.n
         me = state.seats[seat]
         if seat not in looked_at:
             lines.append(
-                say(f"{label}: {me.name} filled no Order since the last check and is not checked",
-                    R.CHECK, *check_cites(state))
+                say(says("not_checked", check=label, seat=me.name), R.CHECK, *check_cites(state))
             )
             continue
         if seat_zone(state, seat) != "green" and BRIBERY in cards_held(me):
             pending.append(seat)
             lines.append(
                 say(
-                    f"{label}: {where(state, seat)} "
-                    f"({zone_text(state, level(state, seat))}): {me.name} holds Bribery and decides whether to use it",
+                    says("holds_bribery", check=label, where=where(state, seat), zone=zone_text(state, level(state, seat)),
+                         seat=me.name),
                     R.BRIBERY_ONLY,
                     *((R.V_BRIBERY,) if in_variant(state) else ()),
                 )
@@ -100,8 +97,8 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     me = state.seats[seat]
     comp = state.comp
     zone_now = seat_zone(state, seat)
-    label = "Final pollution check" if final else "Pollution Check"
-    head = f"{label}: {where(state, seat)} ({zone_text(state, level(state, seat))})"
+    label = says("status_final_check") if final else says("status_check")
+    head = says("check_head", check=label, where=where(state, seat), zone=zone_text(state, level(state, seat)))
     if in_variant(state):
         head += variant_says("check_for", seat=me.name)
     cites: tuple[Citation, ...] = (R.CHECK, R.ZONES)
@@ -110,7 +107,7 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     if in_variant(state):
         cites = (*(c for c in cites if c != R.ZONES), *check_cites(state), R.V_TRACK)
     if zone_now == "green":
-        lines.append(say(f"{head}: nothing happens", *cites))
+        lines.append(say(says("nothing_happens", head=head), *cites))
         return
     fine_due, steps_left = fine_and_steps(state, seat, final)
     if in_variant(state) and state.options["common_fine"] == "split":
@@ -120,10 +117,11 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
         fine = fine_due if state.options["bribery"] == "fine-still-paid" else 0
         total = fine + comp.bribery_cost
         pay_bank(state, seat, total, lines)
-        paid = f"pays {money(comp.bribery_cost)} bribe" + (f" and the {money(fine)} fine" if fine else "")
+        paid = (says("pays_bribe_and_fine", bribe=money(comp.bribery_cost), fine=money(fine)) if fine
+                else says("pays_bribe", bribe=money(comp.bribery_cost)))
         lines.append(
             say(
-                f"{head}: uses Bribery (discarded), {paid}, factory stays at {me.column}",
+                says("uses_bribery", head=head, paid=paid, column=me.column),
                 *cites,
                 R.BRIBERY_004 if fine else R.BRIBERY_000,
             )
@@ -132,8 +130,9 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     pay_bank(state, seat, fine_due, lines)
     before = me.column
     me.column = max(left_edge, me.column - steps_left)
-    move = f"factory {before} → {me.column}" if before != me.column else f"factory stays at {before} (the left edge)"
-    lines.append(say(f"{head}: pays {money(fine_due)}, {move}", *cites))
+    move = (says("factory_moves", before=before, after=me.column) if before != me.column
+            else says("factory_at_left_edge", column=before))
+    lines.append(say(says("pays_fine", head=head, fine=money(fine_due), move=move), *cites))
 
 
 def apply_bribery(state: MuellState, move: Move, lines: list[Explanation]) -> None:
@@ -163,5 +162,5 @@ def finish_check(state: MuellState, lines: list[Explanation]) -> None:
         lines.append(game_over_line(state))
         return
     state.phase = Phase.DEAL
-    lines.append(say("The Pollution Check is resolved: the deal goes on", R.CHECK))
+    lines.append(say(says("check_resolved"), R.CHECK))
     advance(state, lines)

@@ -63,6 +63,7 @@ from companion.games.muell_money.position_votes import (
 )
 from companion.games.muell_money.sets import open_sale
 from companion.games.muell_money.state import MuellState, Phase, in_variant
+from companion.games.muell_money.words import comma_list, says
 from companion.position import PositionError, Reader, card_list, pool_rest, seat_blocks
 
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
@@ -130,30 +131,30 @@ def place(base: MuellState, block: Any) -> MuellState:
         if r.has("raw_materials"):
             me.raw = r.whole("raw_materials", 0, comp.supply_total + st.raw_corrected)
         if r.has("waste"):
-            me.waste = r.whole("waste", 0, comp.waste_max, " (the waste meter)")
+            me.waste = r.whole("waste", 0, comp.waste_max, says("pos_the_meter"))
         if r.has("column"):
-            me.column = r.whole("column", min(comp.columns), max(comp.columns), " (the board's columns)")
+            me.column = r.whole("column", min(comp.columns), max(comp.columns), says("pos_the_columns"))
         if r.has("row"):
-            me.row = r.whole("row", min(comp.rows), max(comp.rows), " (the board's rows)")
+            me.row = r.whole("row", min(comp.rows), max(comp.rows), says("pos_the_rows"))
         if r.has("mat"):
             mat = Reader(r.get("mat"), r.path("mat"), MAT_ROWS)
             for j, row in enumerate(MAT_ROWS):
                 if mat.has(row):
-                    me.mat[j] = mat.whole(row, 1, len(comp.holes), " (a mat row has these holes)") - 1
+                    me.mat[j] = mat.whole(row, 1, len(comp.holes), says("pos_the_holes")) - 1
     raw_total = comp.supply_total + st.raw_corrected
     towers = sum(s.raw for s in st.seats) + (st.auction.lot if st.auction else 0)  # a lot in auction
     supply = pool_rest(
         top, "supply", towers, raw_total, any(r.has("raw_materials") for r in readers.values()),
-        holders_key="seats", pool="in the supply", held_at="on the towers", holders="the towers",
-        unit="raw materials",
+        holders_key="seats", pool=says("pos_in_supply"), held_at=says("pos_on_towers"), holders=says("pos_towers"),
+        unit=says("the_raw"),
     )
     if supply is not None:
         st.supply = supply
 
     if top.has("common_waste"):
         if not in_variant(st):
-            raise PositionError("common_waste", "the table does not play the simulation variant")
-        st.common_waste = top.whole("common_waste", 0, comp.common_tracks[st.n].max, " (the common waste board)")
+            raise PositionError("common_waste", says("pos_no_variant"))
+        st.common_waste = top.whole("common_waste", 0, comp.common_tracks[st.n].max, says("pos_the_board"))
 
     # phase, turn, round ------------------------------------------------------------
     if top.has("round"):
@@ -166,18 +167,18 @@ def place(base: MuellState, block: Any) -> MuellState:
     if top.has("phase") and top.get("phase") != st.phase.value:
         phase = PHASES[top.text("phase", tuple(PHASES))]
         if phase is Phase.VOTE and not in_variant(st):
-            raise PositionError("phase", "votes are held in the simulation variant only")
+            raise PositionError("phase", says("pos_votes_are_held_in"))
     vote_given = top.has("vote") and top.get("vote") is not None
     if vote_given:
         if top.has("phase") and phase is not Phase.VOTE:
-            raise PositionError("vote", f"a vote in progress is phase 'vote', not '{phase.value}'")
+            raise PositionError("vote", says("pos_vote_phase", phase=phase.value))
         phase = Phase.VOTE
     elif top.has("vote") and phase is Phase.VOTE:
-        raise PositionError("vote", "a vote called off needs the phase the table goes on in (e.g. 'play')")
+        raise PositionError("vote", says("pos_a_vote_called_off"))
     if phase is Phase.VOTE and not vote_given and st.vote is None:
-        raise PositionError("vote", "phase 'vote' needs the proposal being voted on")
+        raise PositionError("vote", says("pos_phase_vote_needs_the"))
     if phase is not st.phase and st.phase not in PHASES.values():
-        raise PositionError("phase", f"the base position is in the middle of {_busy(st)}; finish it first")
+        raise PositionError("phase", says("pos_base_busy", busy=_busy(st)))
 
     # cards -----------------------------------------------------------------------
     moved = _place_cards(st, top, readers, resolve, phase)
@@ -219,15 +220,15 @@ def _place_cards(
     if top.has("sets"):
         raw_sets = top.get("sets")
         if not isinstance(raw_sets, list):
-            raise PositionError("sets", "must be a list of sets, each a list of cards")
+            raise PositionError("sets", says("pos_must_be_a_list"))
         if len(raw_sets) > st.columns:
-            raise PositionError("sets", f"{st.n} seats play with {st.columns} sets, not {len(raw_sets)}")
+            raise PositionError("sets", says("pos_set_count", seats=st.n, sets=st.columns, given=len(raw_sets)))
         grid = [card_list(cards, f"sets[{c}]", resolve) for c, cards in enumerate(raw_sets)]
         grid += [[] for _ in range(st.columns - len(grid))]
     elif phase is st.phase:
         grid = [list(c) for c in st.grid]
     elif phase is Phase.CHOOSE:
-        raise PositionError("sets", "a position in which sets are chosen needs the sets on the table")
+        raise PositionError("sets", says("pos_a_position_in_which"))
     else:
         grid = [[] for _ in range(st.columns)]
     set_aside = top.card_list("set_aside", resolve) if top.has("set_aside") else list(st.set_aside)
@@ -261,8 +262,8 @@ def _place_cards(
     elif discard is None:
         discard = rest
     elif +rest:
-        missing = ", ".join(f"{v} {k}" for k, v in sorted((+rest).items()))
-        raise PositionError("deck", f"with the discards given, {missing} would be nowhere (every card lies somewhere)")
+        missing = comma_list(says("count_card", count=v, card=k) for k, v in sorted((+rest).items()))
+        raise PositionError("deck", says("pos_nowhere", missing=missing))
     new_deck = {k.name: deck[k.name] for k in comp.kinds}
     new_discard = {k.name: (discard or Counter())[k.name] for k in comp.kinds}
     same = (
@@ -276,7 +277,7 @@ def _place_cards(
     if same:
         return False
     if phase not in PHASES.values():
-        raise PositionError("phase", f"cards can be placed while dealing, choosing or playing, not during {_busy(st)}")
+        raise PositionError("phase", says("pos_cards_when", busy=_busy(st)))
     for i, s in enumerate(st.seats):
         s.hand = hands[i]
         s.retained = kept[i]
@@ -293,22 +294,21 @@ def _place_cards(
 def _within(comp: Any, placed: Counter[str], where: str) -> None:
     for kind in comp.kinds:
         if placed[kind.name] > kind.copies:
-            have = "one" if kind.copies == 1 else str(kind.copies)
-            raise PositionError(where, f"{placed[kind.name]} {kind.name} cards placed so far; the game has {have}")
+            have = says("pos_one") if kind.copies == 1 else str(kind.copies)
+            raise PositionError(where, says("pos_too_many", placed=placed[kind.name], card=kind.name, have=have))
 
 
 def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
     """Whose turn it is after the cards or the phase were set (``turn``: the block's)."""
     if st.phase is Phase.DEAL:
         if turn is not None:
-            raise PositionError("turn", "nobody has a turn while the sets are dealt")
+            raise PositionError("turn", says("pos_nobody_has_a_turn"))
         st.turn = None
         for s in st.seats:
             s.passed = False
     elif st.phase is Phase.CHOOSE and in_force(st, "set-auction") is not None:
         if turn is not None and turn != st.start_seat:
-            raise PositionError("turn", f"the sets are auctioned (adopted rule 3): the start player "
-                                f"({names[st.start_seat]}) names the first")
+            raise PositionError("turn", says("pos_start_names", seat=names[st.start_seat]))
         st.taken = [None] * st.columns
         for s in st.seats:
             s.passed = False
@@ -316,7 +316,7 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
     elif st.phase is Phase.CHOOSE:
         st.set_sale = None
         if turn is not None and turn != st.start_seat:
-            raise PositionError("turn", f"the start player ({names[st.start_seat]}) chooses first")
+            raise PositionError("turn", says("pos_start_chooses", seat=names[st.start_seat]))
         st.turn = st.start_seat
         st.taken = [None] * st.columns
         for s in st.seats:
@@ -327,28 +327,28 @@ def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
         can = [i for i, s in enumerate(st.seats) if s.hand and not s.passed]
         if turn is not None:
             if turn not in can:
-                raise PositionError("turn", f"{names[turn]} has no card to play (or has passed)")
+                raise PositionError("turn", says("pos_no_card_to_play", seat=names[turn]))
         elif st.turn in can:
             turn = st.turn
         else:
             order = [(st.start_seat + k) % st.n for k in range(st.n)]
             turn = next((i for i in order if i in can), None)
             if turn is None:
-                raise PositionError("phase", "in play at least one seat holds a card and has not passed")
+                raise PositionError("phase", says("pos_in_play_at_least"))
         st.turn = turn
     elif st.phase is Phase.VOTE:
         if turn is not None:
-            raise PositionError("turn", "nobody has a turn during a vote: every seat votes on its own phone")
+            raise PositionError("turn", says("pos_nobody_has_a_turn_2"))
         for s in st.seats:
             s.passed = s.retained is not None
         st.turn = None
     else:
-        raise PositionError("turn", f"the turn is given by {_busy(st)}")
+        raise PositionError("turn", says("pos_turn_given", busy=_busy(st)))
 
 
 def _busy(st: MuellState) -> str:
-    return {Phase.AUCTION: "an auction", Phase.CHECK: "a pollution check", Phase.VOTE: "a vote",
-            Phase.SET_AUCTION: "a set auction"}.get(st.phase, "the end")
+    return {Phase.AUCTION: says("busy_auction"), Phase.CHECK: says("busy_check"), Phase.VOTE: says("busy_vote"),
+            Phase.SET_AUCTION: says("busy_set_auction")}.get(st.phase, says("busy_end"))
 
 
 def _resolver(st: MuellState) -> Any:
@@ -365,32 +365,32 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
     comp = state.comp
     out: list[tuple[str, str]] = []
     if state.bank_out != state.bank_in + sum(s.cash for s in state.seats):
-        out.append(("seats", "the money in the seats' hands does not match what the bank paid out and took in"))
+        out.append(("seats", says("pos_the_money_in_the")))
     for s in state.seats:
         where = f"seats.{s.name}"
         if s.cash < 0:
-            out.append((f"{where}.cash", "cannot be negative"))
+            out.append((f"{where}.cash", says("pos_cannot_be_negative")))
         if s.loans < 0:
-            out.append((f"{where}.loans", "cannot be negative"))
+            out.append((f"{where}.loans", says("pos_cannot_be_negative")))
         if s.raw < 0:
-            out.append((f"{where}.raw_materials", "cannot be negative"))
+            out.append((f"{where}.raw_materials", says("pos_cannot_be_negative")))
         if not 0 <= s.waste <= comp.waste_max:
-            out.append((f"{where}.waste", f"runs from 0 to {comp.waste_max}"))
+            out.append((f"{where}.waste", says("pos_runs", max=comp.waste_max)))
         if not all(0 <= hole < len(comp.holes) for hole in s.mat):
-            out.append((f"{where}.mat", f"a mat row has holes 1 to {len(comp.holes)}"))
+            out.append((f"{where}.mat", says("holes_are", holes=len(comp.holes))))
         if s.column not in comp.columns:
-            out.append((f"{where}.column", f"the board's columns are {min(comp.columns)} to {max(comp.columns)}"))
+            out.append((f"{where}.column", says("columns_are", low=min(comp.columns), high=max(comp.columns))))
         if s.row not in comp.rows:
-            out.append((f"{where}.row", f"the board's rows are {min(comp.rows)} to {max(comp.rows)}"))
+            out.append((f"{where}.row", says("rows_are", low=min(comp.rows), high=max(comp.rows))))
         if POLLUTION in s.hand or s.retained == POLLUTION:
-            out.append((f"{where}.cards", "the Pollution Check is set aside when dealt, never held"))
+            out.append((f"{where}.cards", says("pos_the_pollution_check_is")))
     for i, s in enumerate(state.seats):
         where = f"seats.{s.name}"
         chose = state.phase is Phase.CHOOSE and i in state.taken
         if state.phase in (Phase.DEAL, Phase.CHECK, Phase.CHOOSE) and s.hand and not chose:
-            out.append((f"{where}.cards", "while the sets are dealt or chosen, a seat holds no cards but a kept one"))
+            out.append((f"{where}.cards", says("pos_while_the_sets_are")))
         if state.phase is Phase.PLAY and len(s.hand) > 3 + 1:
-            out.append((f"{where}.cards", "a seat plays at most a set of 3 and a kept card"))
+            out.append((f"{where}.cards", says("pos_a_seat_plays_at")))
     # every card lies somewhere, exactly once
     where_cards: Counter[str] = Counter({k: v for k, v in state.deck.items() if v})
     where_cards.update({k: v for k, v in state.discard.items() if v})
@@ -398,47 +398,47 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
     for c, column in enumerate(state.grid):
         where_cards.update(column)
         if len(set(column)) != len(column):
-            out.append((f"sets[{c}]", "a set never holds the same card twice (a duplicate is discarded when dealt)"))
+            out.append((f"sets[{c}]", says("pos_a_set_never_holds")))
         if POLLUTION in column:
-            out.append((f"sets[{c}]", "the Pollution Check is set aside when dealt, never laid in a set"))
+            out.append((f"sets[{c}]", says("pos_the_pollution_check_is_2")))
     for s in state.seats:
         where_cards.update(s.hand)
         if s.retained:
             where_cards[s.retained] += 1
     for kind in comp.kinds:
         if where_cards[kind.name] != kind.copies:
-            out.append(("deck", f"{where_cards[kind.name]} {kind.name} cards lie on the table; the game has {kind.copies}"))
+            out.append(("deck", says("pos_cards_lie", count=where_cards[kind.name], card=kind.name, copies=kind.copies)))
     if any(v < 0 for v in state.deck.values()) or any(v < 0 for v in state.discard.values()):
-        out.append(("deck", "a card count cannot be negative"))
+        out.append(("deck", says("pos_a_card_count_cannot")))
     if state.deck_order is not None and Counter(state.deck_order) != Counter({k: v for k, v in state.deck.items() if v}):
-        out.append(("deck", "the recorded shuffle does not hold the deck's cards"))
+        out.append(("deck", says("pos_the_recorded_shuffle_does")))
     if state.set_aside and state.set_aside != [POLLUTION]:
-        out.append(("set_aside", "only the Pollution Check is set aside"))
+        out.append(("set_aside", says("pos_only_the_pollution_check")))
     if in_variant(state):
         top = comp.common_tracks[state.n].max
         if not 0 <= state.common_waste <= top:
-            out.append(("common_waste", f"the common waste board runs from 0 to {top}"))
+            out.append(("common_waste", says("board_runs", max=top)))
         if any(not 0 <= k < state.n for k in state.polluters):
-            out.append(("common_waste", "only seats move the common waste marker"))
+            out.append(("common_waste", says("pos_only_seats_move_the")))
         out += vote_problems(state)
     elif state.adopted or state.vote is not None:
-        out.append(("adopted", "only the simulation variant adopts rules by vote"))
+        out.append(("adopted", says("pos_only_the_simulation_variant")))
     in_auction = state.auction.lot if state.auction else 0
     if state.supply < 0:
-        out.append(("supply", "cannot be negative"))
+        out.append(("supply", says("pos_cannot_be_negative")))
     if state.supply + sum(s.raw for s in state.seats) + in_auction != comp.supply_total + state.raw_corrected:
-        out.append(("supply", f"the supply and the towers must hold the game's {comp.supply_total} raw materials"))
+        out.append(("supply", says("pos_supply_total", total=comp.supply_total)))
     if state.phase is Phase.DEAL:
         sizes = [len(c) for c in state.grid]
         rows, extra = divmod(sum(sizes), state.columns)
         if sizes != [rows + (1 if c < extra else 0) for c in range(state.columns)] or sum(sizes) >= 3 * state.columns:
-            out.append(("sets", "while dealing, the sets are laid one row at a time, left to right (3 rows in all)"))
+            out.append(("sets", says("pos_while_dealing_the_sets")))
     if state.phase is Phase.CHOOSE and any(len(c) != 3 for c, t in zip(state.grid, state.taken, strict=True) if t is None):
-        out.append(("sets", "sets are chosen when each holds 3 different cards"))
+        out.append(("sets", says("pos_sets_are_chosen_when")))
     if state.phase in (Phase.PLAY, Phase.VOTE) and any(state.grid):
-        out.append(("sets", "in play the sets lie in front of the seats (as their cards), not on the table"))
+        out.append(("sets", says("pos_in_play_the_sets")))
     if state.phase is Phase.PLAY and (
         state.turn is None or not state.seats[state.turn].hand or state.seats[state.turn].passed
     ):
-        out.append(("turn", "the seat to play holds a card and has not passed"))
+        out.append(("turn", says("pos_the_seat_to_play")))
     return out

@@ -11,23 +11,22 @@ from companion.games.muell_money.loans import pay_bank
 from companion.games.muell_money.pollution import start_check
 from companion.games.muell_money.sets import advance, new_grid
 from companion.games.muell_money.state import MuellState
-from companion.games.muell_money.words import money, plural
+from companion.games.muell_money.words import money, plural, says
 from companion.rules import Explanation, say
 
 
 def end_round(state: MuellState, lines: list[Explanation]) -> None:
-    lines.append(say(f"Every seat has passed or has no card: round {state.round} play ends", R.PLAY))
+    lines.append(say(says("round_play_ends", round=state.round), R.PLAY))
     for s in state.seats:
         s.passed = False  # a pass belongs to this round's play only
     for k in range(state.n):
         seat = (state.start_seat + k) % state.n
         me = state.seats[seat]
         pay_bank(state, seat, me.row, lines)
-        lines.append(say(f"{me.name} pays {money(me.row)} wages ({me.row}00 workers)", R.WAGES))
+        lines.append(say(says("pays_wages", seat=me.name, amount=money(me.row), row=me.row), R.WAGES))
     if state.end_reached:
         lines.append(
-            say("A factory reached the last column this round: the game ends with a final pollution check",
-                R.END, R.FINAL_CHECK)
+            say(says("last_column_reached"), R.END, R.FINAL_CHECK)
         )
         start_check(state, final=True, lines=lines)
         return
@@ -42,14 +41,13 @@ def end_round(state: MuellState, lines: list[Explanation]) -> None:
         state.deck_order = None
         state.reshuffles += 1
         lines.append(
-            say(f"The Pollution Check came this round: it, the discards and the deck are shuffled together "
-                f"({plural(state.deck_count(), 'card')})", R.NEW_ROUND, R.RESHUFFLE)
+            say(says("reshuffle", cards=plural(state.deck_count(), says("card_one"))), R.NEW_ROUND, R.RESHUFFLE)
         )
     state.pollution_seen = False
     state.start_seat = state.left_of(state.start_seat)
     state.round += 1
     new_grid(state)
     lines.append(
-        say(f"Round {state.round}: {state.name(state.start_seat)} is the start player; the sets are dealt", R.NEW_ROUND)
+        say(says("new_round", round=state.round, seat=state.name(state.start_seat)), R.NEW_ROUND)
     )
     advance(state, lines)

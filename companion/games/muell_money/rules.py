@@ -27,7 +27,7 @@ from companion.games.muell_money import (
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.state import MuellState, Phase
-from companion.games.muell_money.words import money
+from companion.games.muell_money.words import money, says
 from companion.rules import EARLY_END, Explanation, say
 
 Effect = Callable[[MuellState, Move, list[Explanation]], None]
@@ -69,8 +69,8 @@ def check(state: MuellState, move: Move) -> None:
     """Refuse ``move`` (raise a ``Refusal`` citing its rule) unless it is legal now."""
     if state.phase is Phase.OVER:
         if move.name == "end":
-            raise IllegalMove("the game is already over: there is nothing left to end", EARLY_END)
-        raise IllegalMove("the game is over", R.END)
+            raise IllegalMove(says("nothing_to_end"), EARLY_END)
+        raise IllegalMove(says("game_is_over"), R.END)
     name = move.name
     if name in ("loan", "end"):
         return
@@ -95,7 +95,7 @@ def check(state: MuellState, move: Move) -> None:
     elif name in ("bid", "no-bid"):
         auction.check_bid(state, move)
     else:  # pragma: no cover - parse_move knows every name
-        raise InvalidCommand(f"unknown command {name!r}")
+        raise InvalidCommand(says("unknown_command", name=name))
 
 
 def apply(state: MuellState, move: Move) -> Outcome[MuellState]:
@@ -107,6 +107,6 @@ def apply(state: MuellState, move: Move) -> Outcome[MuellState]:
     for i, seat in enumerate(state.seats):
         if seat.cash != cash_before[i] and move.name != "correct":
             lines.append(
-                say(f"{seat.name}, your cash: {money(seat.cash)} (was {money(cash_before[i])})", audience=[i])
+                say(says("your_cash", seat=seat.name, cash=money(seat.cash), was=money(cash_before[i])), audience=[i])
             )
     return Outcome(state, lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.state import MuellState, Phase, unverified_in_use
+from companion.games.muell_money.words import comma_list, says
 from companion.rules import EARLY_END
 
 
@@ -22,44 +23,43 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
     for i, s in enumerate(state.seats):
         # label and detail read well together: "Factory column 14" on the dashboard,
         # "Factory column (14)" in the command line's sheet
-        lines = [ScoreLine("Factory column", s.column, str(s.column))]
+        lines = [ScoreLine(says("score_column"), s.column, str(s.column))]
         for j, row in enumerate(MAT_ROWS):
             hole = comp.holes[s.mat[j]]
             lines.append(
                 ScoreLine(
-                    f"Mat: {MAT_ROW_LABELS[row]}",
+                    says("score_mat", row=MAT_ROW_LABELS[row]),
                     hole.points,
-                    f"marker in hole {s.mat[j] + 1} (value {hole.value})",
+                    says("score_mat_detail", hole=s.mat[j] + 1, value=hole.value),
                 )
             )
         tiebreak = 0
         tiebreak_label = ""
         if final:
             lines.append(
-                ScoreLine("Half the cash", half_cash(s.cash, rounding), f"{s.cash} M / 2, rounded {rounding}")
+                ScoreLine(says("score_half_cash"), half_cash(s.cash, rounding),
+                          says("score_half_cash_detail", cash=s.cash, rounding=rounding))
             )
             if state.options["tie_break"] == "net-money":
                 tiebreak = s.cash - s.loans * comp.loan_amount
-                tiebreak_label = "money after debts (M)"
+                tiebreak_label = says("tiebreak_net")
             else:
                 tiebreak = s.cash
-                tiebreak_label = "cash in hand (M)"
+                tiebreak_label = says("tiebreak_cash")
         lines.append(
-            ScoreLine("Loans", -comp.loan_amount * s.loans, f"{s.loans} × −{comp.loan_amount}")
+            ScoreLine(says("score_loans"), -comp.loan_amount * s.loans,
+                      says("score_loans_detail", loans=s.loans, amount=comp.loan_amount))
         )
         seats.append(SeatScore(i, tuple(lines), tiebreak, tiebreak_label))
     notes: list[str] = []
     if not final:
-        notes.append("Provisional: half the cash is added at the end of the game (cash stays hidden until then)")
+        notes.append(says("score_provisional"))
     if state.ended_by_host:
-        why = f" ({state.end_reason})" if state.end_reason else ""
-        notes.append(
-            f"Ended early by the host{why}: scored as it stood, with no final pollution check "
-            f"({EARLY_END.seed}: {EARLY_END.section})"
-        )
+        why = says("in_brackets", what=state.end_reason) if state.end_reason else ""
+        notes.append(says("score_ended_early", why=why, seed=EARLY_END.seed, section=EARLY_END.section))
     unverified = unverified_in_use(state)
     if unverified:
-        notes.append(f"unverified component values in use: {', '.join(unverified)}")
+        notes.append(says("score_unverified", values=comma_list(unverified)))
     return ScoreSheet(tuple(seats), final=final, notes=tuple(notes))
 
 

@@ -10,7 +10,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import SET_AUCTION, in_force
 from companion.games.muell_money.state import MuellState, Phase, SetSale
 from companion.games.muell_money.status import need_turn
-from companion.games.muell_money.words import card_list, plural, variant_says
+from companion.games.muell_money.words import card_list, plural, says, variant_says
 from companion.rules import Citation, Explanation, say
 
 
@@ -35,7 +35,7 @@ def advance(state: MuellState, lines: list[Explanation]) -> None:
         state.phase = Phase.CHOOSE
         state.turn = state.start_seat
         lines.append(
-            say(f"The {state.columns} sets are laid out: {state.name(state.start_seat)} chooses first", R.SELECT)
+            say(says("sets_laid_out", sets=state.columns, seat=state.name(state.start_seat)), R.SELECT)
         )
         return
     refill_deck(state, lines)
@@ -49,13 +49,13 @@ def refill_deck(state: MuellState, lines: list[Explanation]) -> None:
     state.deck_order = None
     state.reshuffles += 1
     lines.append(
-        say(f"The deck is empty: the {plural(state.deck_count(), 'discarded card')} "
-            f"{'is' if state.deck_count() == 1 else 'are'} shuffled into a new deck", R.LAYOUT)
+        say(says("deck_refilled_one" if state.deck_count() == 1 else "deck_refilled",
+                 cards=plural(state.deck_count(), says("discarded_card_one"))), R.LAYOUT)
     )
 
 
 def check_choose(state: MuellState, move: Move) -> None:
-    need_turn(state, acting_seat(move), Phase.CHOOSE, "sets are not being chosen now", "choose a set", R.SELECT)
+    need_turn(state, acting_seat(move), Phase.CHOOSE, says("not_choosing_now"), says("act_choose"), R.SELECT)
     need_open_set(state, move.column, R.SELECT)
 
 
@@ -63,10 +63,10 @@ def need_open_set(state: MuellState, column: int, rule: Citation) -> None:
     """Set ``column`` (1-based) is on the table and not taken yet: to choose
     it, or (adopted rule 3) to name it for auction."""
     if not 1 <= column <= state.columns:
-        raise IllegalMove(f"there are sets 1 to {state.columns}, not {column}", rule)
+        raise IllegalMove(says("no_such_set", sets=state.columns, set=column), rule)
     taker = state.taken[column - 1]
     if taker is not None:
-        raise IllegalMove(f"set {column} was taken by {state.name(taker)}", rule)
+        raise IllegalMove(says("set_taken", set=column, seat=state.name(taker)), rule)
 
 
 def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
@@ -101,7 +101,7 @@ def take_set(state: MuellState, seat: int, col: int, lines: list[Explanation], h
     me = state.seats[seat]
     me.hand = list(state.grid[col])
     state.grid[col] = []  # the set now lies in front of its seat
-    lines.append(say(f"{me.name} takes set {col + 1}{how}: {card_list(me.hand)}",
+    lines.append(say(says("takes_set", seat=me.name, set=col + 1, how=how, cards=card_list(me.hand)),
                      R.V_RULE_3 if how else R.SELECT))
 
 
@@ -114,14 +114,14 @@ def finish_choosing(state: MuellState, lines: list[Explanation]) -> None:
         if taker is None:
             for card in state.grid[c]:
                 state.discard[card] += 1
-            lines.append(say(f"The last set ({card_list(state.grid[c])}) is discarded", R.SELECT))
+            lines.append(say(says("last_set_discarded", cards=card_list(state.grid[c])), R.SELECT))
     state.grid = [[] for _ in range(state.columns)]
     for s in state.seats:
         if s.retained:
             s.hand.append(s.retained)
-            lines.append(say(f"{s.name}'s kept {s.retained} joins the cards", R.PASS))
+            lines.append(say(says("kept_joins", seat=s.name, card=s.retained), R.PASS))
             s.retained = None
         s.passed = False
     state.phase = Phase.PLAY
     state.turn = state.start_seat
-    lines.append(say(f"Play begins with {state.name(state.start_seat)}", R.PLAY))
+    lines.append(say(says("play_begins", seat=state.name(state.start_seat)), R.PLAY))

@@ -7,33 +7,34 @@ from __future__ import annotations
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.muell_money.end import result
 from companion.games.muell_money.state import MuellState, Phase
-from companion.games.muell_money.words import money, raw, variant_says
+from companion.games.muell_money.words import comma_list, money, raw, says, variant_says
 from companion.rules import Citation
 
 
 def status(state: MuellState) -> str:
     if state.phase is Phase.DEAL:
         row, col = state.next_slot()
-        extra = " (next card from the recorded shuffle)" if state.deck_order else ""
-        return f"Dealing: row {row + 1}, set {col + 1}{extra}"
+        extra = says("status_recorded_shuffle") if state.deck_order else ""
+        return says("status_dealing", row=row + 1, set=col + 1, extra=extra)
     if state.phase is Phase.CHECK and state.check is not None:
-        who = ", ".join(state.name(s) for s in state.check.pending)
-        label = "Final pollution check" if state.check.final else "Pollution Check"
-        return f"{label}: {who} to decide on Bribery"
+        who = comma_list(state.name(s) for s in state.check.pending)
+        label = says("status_final_check") if state.check.final else says("status_check")
+        return says("status_bribery", check=label, seats=who)
     if state.phase is Phase.CHOOSE and state.turn is not None:
         left = sum(1 for t in state.taken if t is None)
-        return f"{state.name(state.turn)} to choose a set ({left} left)"
+        return says("status_choose", seat=state.name(state.turn), left=left)
     if state.phase is Phase.PLAY and state.turn is not None:
         n = len(state.seats[state.turn].hand)
-        return f"{state.name(state.turn)} to play a card ({n} left)"
+        return says("status_play", seat=state.name(state.turn), left=n)
     if state.phase is Phase.AUCTION and state.auction is not None:
         a = state.auction
-        high = f"high {money(a.high)} by {state.name(a.high_seat)}" if a.high_seat is not None else "no bid yet"
-        return (f"Auction of {raw(a.lot)} from {state.name(a.seller)}: "
-                f"{state.name(a.to_bid)} to bid ({high})")
+        high = (says("status_high", high=money(a.high), seat=state.name(a.high_seat)) if a.high_seat is not None
+                else says("status_no_bid"))
+        return says("status_raw_auction", lot=raw(a.lot), seller=state.name(a.seller), seat=state.name(a.to_bid),
+                    high=high)
     if state.phase is Phase.VOTE and state.vote is not None:
         v = state.vote
-        who = ", ".join(state.name(s) for s in v.pending)
+        who = comma_list(state.name(s) for s in v.pending)
         return variant_says("status_vote", number=v.number, proposer=state.name(v.proposer), who=who)
     if state.phase is Phase.SET_AUCTION and state.set_sale is not None:
         sale = state.set_sale
@@ -43,8 +44,8 @@ def status(state: MuellState) -> str:
                 if sale.high_seat is not None else variant_says("status_no_bid"))
         return variant_says("status_set_bid", set=sale.set_index + 1, seat=state.name(sale.to_bid), high=high)
     if state.phase is Phase.OVER:
-        early = " (ended early by the host)" if state.ended_by_host else ""
-        return f"Game over{early}: {result(state)[0]}"
+        early = says("status_ended_early") if state.ended_by_host else ""
+        return says("status_over", early=early, result=result(state)[0])
     return state.phase.value
 
 
@@ -66,7 +67,7 @@ def awaiting(state: MuellState) -> frozenset[int]:
 def need_turn(state: MuellState, seat: int, phase: Phase, now: str, act: str, rule: Citation) -> None:
     """Refuse unless the game is in ``phase`` and it is ``seat``'s turn."""
     if state.phase is not phase:
-        raise IllegalMove(f"{now} ({status(state)})", rule)
+        raise IllegalMove(says("not_now", now=now, status=status(state)), rule)
     if seat != state.turn:
         assert state.turn is not None
-        raise NotYourTurn(f"it is {state.name(state.turn)}'s turn to {act}", rule)
+        raise NotYourTurn(says("not_your_turn_to", seat=state.name(state.turn), act=act), rule)

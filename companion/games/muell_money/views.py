@@ -13,7 +13,7 @@ from companion.games.muell_money.state import MuellState, Phase, in_variant, unv
 from companion.games.muell_money.status import status
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.waste import seat_zone, track, zone
-from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, variant_says
+from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, comma_list, says, variant_says
 
 #: the rules the variant always changes, with where the text says so
 VARIANT_CHANGES = tuple(
@@ -179,12 +179,10 @@ def public_notes(state: MuellState) -> list[str]:
     unverified = unverified_in_use(state)
     notes: list[str] = []
     if unverified:
-        notes.append(f"unverified component values in use: {', '.join(unverified)}")
+        notes.append(says("score_unverified", values=comma_list(unverified)))
     if in_variant(state) and "common_waste_board" in unverified:
         t = track(state)
         notes.append(
-            f"the common waste board for {state.n} seats (0-{t.max}; yellow from {t.zones['yellow'][0]}, "
-            f"red from {t.zones['red'][0]}) is printed on the back of the rules, not in their text: "
-            "these spaces are unverified placeholders, to be corrected by an edition file"
+            variant_says("board_unverified", seats=state.n, max=t.max, yellow=t.zones["yellow"][0], red=t.zones["red"][0])
         )
     return notes

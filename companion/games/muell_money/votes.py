@@ -17,7 +17,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import REPEAL, in_force, proposal_text, source, title
 from companion.games.muell_money.pollution import cards_held
 from companion.games.muell_money.state import Adopted, Ballot, MuellState, Phase
-from companion.games.muell_money.words import VOTE_CHOICES, money, plural, variant_says
+from companion.games.muell_money.words import VOTE_CHOICES, comma_list, money, plural, variant_says
 from companion.rules import Explanation, say
 
 
@@ -103,9 +103,10 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
             tie = variant_says("tie_rejected")
     abstained = len(vote.ballots) - len(cast)
     what = proposal_text(vote.proposal, vote.repeal)
+    abstaining = variant_says("abstaining", count=abstained) if abstained else ""
     lines.append(say(variant_says(
         "result", number=vote.number, what=what, pro=plural(pro, unit), con=plural(con, unit),
-        abstaining=variant_says("abstaining", count=abstained) if abstained else "", tie=tie,
+        abstaining=abstaining, tie=tie,
         result=variant_says("adopted" if adopted else "rejected")), R.V_MAJORITY, R.V_WEIGHTS))
     used = [b.seat for b in vote.ballots if b.bribery]
     for seat in used:
@@ -116,7 +117,7 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
             me.retained = None
         state.discard[BRIBERY] += 1
     if used:
-        lines.append(say(variant_says("bribery_discarded", seats=", ".join(state.name(s) for s in used)),
+        lines.append(say(variant_says("bribery_discarded", seats=comma_list(state.name(s) for s in used)),
                          R.V_BRIBERY_WEIGHT))
     if adopted:
         if vote.proposal == REPEAL:

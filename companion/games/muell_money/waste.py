@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.games.muell_money.components import CommonTrack
 from companion.games.muell_money.state import MuellState, in_variant
-from companion.games.muell_money.words import variant_says
+from companion.games.muell_money.words import says, variant_says
 
 
 def track(state: MuellState) -> CommonTrack:
@@ -35,7 +35,7 @@ def zone_text(state: MuellState, waste: int) -> str:
         low, high = track(state).zones[name]
     else:
         low, high = state.comp.zones[state.options["waste_zones"]][name]
-    return f"{name}, {low}-{high}"
+    return says("zone_text", zone=name, low=low, high=high)
 
 
 def level(state: MuellState, seat: int) -> int:
@@ -52,7 +52,7 @@ def where(state: MuellState, seat: int) -> str:
     """``Ann's waste is 9`` or ``the common waste marker is on 9``, for check lines."""
     if in_variant(state):
         return variant_says("marker_on", level=state.common_waste)
-    return f"{state.name(seat)}'s waste is {state.seats[seat].waste}"
+    return says("seat_waste_is", seat=state.name(seat), waste=state.seats[seat].waste)
 
 
 def waste_max(state: MuellState) -> int:

@@ -1,9 +1,25 @@
-"""How Müll + Money's messages write amounts and counts ("5 M", "2 raw
-materials", "1 card"): the small words every topic module shares."""
+"""Müll + Money's words: every sentence the game says to a player or the
+host, in one place.
+
+Explanation lines, refusals, hint labels and reasons, form field labels, the
+status line, the score sheet, the rules options and the words of the views are
+``str.format`` templates with named fields in :data:`SAYS`, keyed by a short
+name; :func:`says` fills one in.  The printed game's words are in
+``base_words.py`` and the rules options' in ``option_words.py`` (so that no
+file passes the 500-line bound), the simulation variant's in
+:data:`VARIANT_SAYS` below; all are merged into
+:data:`SAYS`, the one table a translation replaces (with the small helpers
+below that write amounts, counts and lists, and the small tables of proposal
+titles, vote choices and the variant's changes).  The modules compute the
+values (names, numbers, card names) and pass them in already written.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from companion.games.muell_money.base_words import BASE_SAYS
+from companion.games.muell_money.option_words import OPTION_SAYS
 
 
 def money(amount: int) -> str:
@@ -19,6 +35,26 @@ def plural(count: int, one: str) -> str:
 def raw(count: int) -> str:
     """``1 raw material``, ``5 raw materials``."""
     return plural(count, "raw material")
+
+
+def comma_list(items: Iterable[object]) -> str:
+    """``Ann, Bob``."""
+    return ", ".join(str(i) for i in items)
+
+
+def and_list(items: Iterable[object]) -> str:
+    """``Ann and Bob``."""
+    return " and ".join(str(i) for i in items)
+
+
+def or_list(items: Iterable[object]) -> str:
+    """``Ann or Bob``."""
+    return " or ".join(str(i) for i in items)
+
+
+def semicolon_list(items: Iterable[object]) -> str:
+    """``one; the other``."""
+    return "; ".join(str(i) for i in items)
 
 
 def card_list(cards: list[str]) -> str:
@@ -142,11 +178,22 @@ VARIANT_SAYS: Mapping[str, str] = {
     "hint_vote_against": "Vote against ({votes})",
     "hint_vote_bribery": "Vote {choice} with Bribery: {votes}, pay {cost}, the card is discarded",
     "hint_abstain": "Abstain",
+    "hint_negotiation": "Play Negotiation (the Waste Inspection card){adviser}",
+    "choice_leave_marker": "Leave the common waste marker where it is",
+    "choice_marker_back": "Pay {cost}: the common waste marker back {steps}",
+    "choice_marker_back_rule": "Pay {cost}: the common waste marker back {steps} (adopted rule)",
+    "field_marker": "The common waste marker",
+    "field_propose": "Propose a rule (the table then votes)",
+    "choice_no_proposal": "No proposal",
+    "field_repeal": "The rule to repeal (with proposal 4)",
     "hint_name_set": "Name set {set} for auction: {cards}",
     "hint_set_bid": "Bid for set {set} (paid to the bank)",
     "hint_bid_field": "Your bid (M)",
     "hint_no_bid": "Do not bid",
     "from_the_text": "the variant's text",
+    "board_unverified": "the common waste board for {seats} seats (0-{max}; yellow from {yellow}, red from {red}) is "
+                        "printed on the back of the rules, not in their text: these spaces are unverified placeholders, "
+                        "to be corrected by an edition file",
     # disaster.py: the "désastre" watch
     "moving_again": "A factory reached column {column}: the game can move towards its end again",
     "stalled_marker": "the common waste marker is on {level} ({zone})",
@@ -156,6 +203,18 @@ VARIANT_SAYS: Mapping[str, str] = {
 }
 
 
-def variant_says(key: str, **values: object) -> str:
-    """One of :data:`VARIANT_SAYS`, filled in."""
-    return VARIANT_SAYS[key].format(**values)
+#: every sentence of Müll + Money, by key: the printed game's words, the rules options' and the variant's
+SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS}
+
+
+def says(key: str, /, **values: object) -> str:
+    """One of :data:`SAYS`, filled in (``key`` is positional only, so a
+    template may have a field called ``key``)."""
+    return SAYS[key].format(**values)
+
+
+def variant_says(key: str, /, **values: object) -> str:
+    """One of the simulation variant's sentences (:data:`VARIANT_SAYS`), filled
+    in from :data:`SAYS`, the one table a translation replaces."""
+    assert key in VARIANT_SAYS, key
+    return SAYS[key].format(**values)
