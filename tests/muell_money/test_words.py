@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import ast
 import string
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.games.muell_money import words
 from companion.games.muell_money.words import SAYS, VARIANT_SAYS, says
+from tests import words_guard
 
 PACKAGE = Path(words.__file__).resolve().parent
 #: the table: base_words.py (the printed game's words), option_words.py (the rules options') and words.py
@@ -60,88 +60,16 @@ SPEAKERS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
 ALLOWED: dict[tuple[str, int], str] = {}
 
 
-def _name(func: ast.expr) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
-def _is_says(node: ast.AST) -> bool:
-    """``says(key, ...)`` or ``variant_says(key, ...)``."""
-    return isinstance(node, ast.Call) and _name(node.func) in ("says", "variant_says")
-
-
-def _key_nodes(node: ast.expr) -> Iterator[ast.expr]:
-    """The expressions a ``says(...)`` key can take: a string, or either
-    branch of ``"a" if c else "b"``."""
-    if isinstance(node, ast.IfExp):
-        yield from _key_nodes(node.body)
-        yield from _key_nodes(node.orelse)
-    else:
-        yield node
+#: the functions that fill in a key from the table
+SAYERS = ("says", "variant_says")
 
 
 def said_keys(source: str, where: str) -> list[str]:
-    """Every key passed to ``says(...)`` in ``source``; a key that is not a
-    string literal (so cannot be checked) fails."""
-    keys: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if _is_says(node):
-            assert isinstance(node, ast.Call)
-            assert node.args, f"{where}:{node.lineno}: says() without a key"
-            for key in _key_nodes(node.args[0]):
-                assert isinstance(key, ast.Constant) and isinstance(key.value, str), (
-                    f"{where}:{node.lineno}: says() with a key that is not a string literal: {ast.unparse(key)}"
-                )
-                keys.append(key.value)
-    return keys
-
-
-def _inline_texts(node: ast.expr) -> Iterator[ast.expr]:
-    """String literals and f-strings that make up the text ``node`` writes,
-    except the keys of ``says(...)``.  An f-string anywhere counts; a string
-    literal counts unless it is an argument of a call other than ``says``
-    (``command.arg("seat")``: a key of data, not words), and a method called
-    on one (``", ".join``) counts as the literal."""
-    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        yield node
-        return
-    if isinstance(node, ast.Call):
-        args = [*node.args, *(k.value for k in node.keywords)]
-        if _is_says(node):  # the key is not words; the values filled in are
-            for arg in args[1:]:
-                yield from _inline_texts(arg)
-            return
-        if isinstance(node.func, ast.Attribute):
-            yield from _inline_texts(node.func.value)
-        for arg in args:
-            if not isinstance(arg, ast.Constant):  # a constant: a key of data given to a function
-                yield from _inline_texts(arg)
-        return
-    if isinstance(node, ast.Subscript):  # s["paper"]: a key of data
-        yield from _inline_texts(node.value)
-        return
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, ast.expr):
-            yield from _inline_texts(child)
+    return words_guard.said_keys(source, where, SAYERS)
 
 
 def inline_speech(source: str) -> list[tuple[int, str]]:
-    """(line, call) of every explanation line, refusal, button, field, score
-    line or rules option whose words are (or contain) a string literal or an
-    f-string instead of words from ``says``."""
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call) or _name(node.func) not in SPEAKERS:
-            continue
-        positions, names = SPEAKERS[_name(node.func)]
-        texts = [node.args[i] for i in positions if i < len(node.args)]
-        texts += [k.value for k in node.keywords if k.arg in names]
-        if any(True for text in texts for _ in _inline_texts(text)):
-            found.append((node.lineno, ast.unparse(node)[:120]))
-    return found
+    return words_guard.inline_speech(source, SPEAKERS, SAYERS)
 
 
 def test_the_scans_find_what_they_look_for() -> None:
@@ -198,8 +126,8 @@ def test_variant_says_takes_the_variants_own_keys() -> None:
     wrong = []
     for path in MODULES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and _name(node.func) == "variant_says":
-                for key in _key_nodes(node.args[0]):
+            if isinstance(node, ast.Call) and words_guard.call_name(node.func) == "variant_says":
+                for key in words_guard.key_nodes(node.args[0]):
                     if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in VARIANT_SAYS:
                         wrong.append(f"{path.name}:{node.lineno}: {key.value}")
     assert not wrong, wrong
@@ -238,7 +166,7 @@ def test_edition_problems_are_words_from_the_table() -> None:
         node.lineno for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
         and isinstance(node.func.value, ast.Name) and node.func.value.id == "problems"
-        and any(True for arg in node.args for _ in _inline_texts(arg))
+        and any(True for arg in node.args for _ in words_guard.inline_texts(arg, SAYERS))
     ]
     assert found == []
 
