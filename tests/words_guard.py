@@ -9,7 +9,11 @@ keyword names) that are words."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
+import string
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+
+import pytest
 
 Sayers = tuple[str, ...]
 Speakers = Mapping[str, tuple[tuple[int, ...], tuple[str, ...]]]
@@ -96,3 +100,50 @@ def inline_speech(source: str, speakers: Speakers, sayers: Sayers = ("says",)) -
         if any(True for text in texts for _ in inline_texts(text, sayers)):
             found.append((node.lineno, ast.unparse(node)[:120]))
     return found
+
+
+# the checks each game's guard makes ----------------------------------------------------
+def table_keys(path: Path, name: str) -> list[str]:
+    """The keys of the dict literal assigned to ``name`` in ``path``, as
+    written (a key written twice shows twice)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    [table] = [
+        node.value for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+    ]
+    assert isinstance(table, ast.Dict)
+    assert all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in table.keys), path.name
+    return [k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+
+
+def unknown_keys(modules: Iterable[Path], table: Mapping[str, str], sayers: Sayers) -> list[str]:
+    """``module: key`` for every key a module says that the table lacks."""
+    return [f"{path.name}: {key}" for path in modules
+            for key in said_keys(path.read_text(encoding="utf-8"), path.name, sayers) if key not in table]
+
+
+def unsaid_keys(modules: Iterable[Path], table: Mapping[str, str], sayers: Sayers) -> list[str]:
+    """The table's keys no module says."""
+    used = {key for path in modules for key in said_keys(path.read_text(encoding="utf-8"), path.name, sayers)}
+    return sorted(set(table) - used)
+
+
+def check_template(key: str, table: Mapping[str, str], says: Callable[..., str]) -> None:
+    """``table[key]`` has only named fields, fills in from them, and a field
+    left out raises instead of vanishing from the sentence."""
+    template = table[key]
+    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    assert all(name.isidentifier() for name in fields), f"{key}: positional or indexed field in {template!r}"
+    says(key, **{name: 1 for name in fields})  # 1: fits "{n}", "{n!r}" and "{n:+d}" alike
+    if fields:
+        with pytest.raises(KeyError):
+            says(key)
+
+
+def inline_sentences(modules: Iterable[Path], speakers: Speakers, sayers: Sayers,
+                     allowed: Mapping[tuple[str, int], str]) -> list[str]:
+    """``module:line: call`` for every sentence a module writes inline (not
+    in ``allowed``)."""
+    return [f"{path.name}:{line}: {call}" for path in modules
+            for line, call in inline_speech(path.read_text(encoding="utf-8"), speakers, sayers)
+            if (path.name, line) not in allowed]

@@ -5,8 +5,6 @@ into an explanation line, a refusal, a button, a form field or a score line."""
 
 from __future__ import annotations
 
-import ast
-import string
 from pathlib import Path
 
 import pytest
@@ -99,50 +97,25 @@ def test_the_scans_find_what_they_look_for() -> None:
 def test_the_table_names_each_key_once() -> None:
     """A key written twice in a dict literal, or in both halves of the table,
     would silently lose its first sentence."""
-    keys: list[str] = []
-    for file, name in TABLES.items():
-        tree = ast.parse((PACKAGE / file).read_text(encoding="utf-8"))
-        [table] = [
-            node.value for node in tree.body
-            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name
-        ]
-        assert isinstance(table, ast.Dict)
-        assert all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in table.keys), file
-        keys += [k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    keys = [key for file, name in TABLES.items() for key in words_guard.table_keys(PACKAGE / file, name)]
     assert len(keys) == len(set(keys)) == len(SAYS)
 
 
 def test_every_key_said_is_in_the_table() -> None:
-    missing = []
-    for path in MODULES:
-        for key in said_keys(path.read_text(encoding="utf-8"), path.name):
-            if key not in SAYS:
-                missing.append(f"{path.name}: {key}")
-    assert not missing, missing
+    assert words_guard.unknown_keys(MODULES, SAYS, SAYERS) == []
 
 
 def test_every_word_in_the_table_is_said_somewhere() -> None:
-    used = {key for path in MODULES for key in said_keys(path.read_text(encoding="utf-8"), path.name)}
-    assert sorted(set(SAYS) - used) == []
+    assert words_guard.unsaid_keys(MODULES, SAYS, SAYERS) == []
 
 
 @pytest.mark.parametrize("key", sorted(SAYS))
 def test_every_template_fills_in_from_its_own_named_fields(key: str) -> None:
-    template = SAYS[key]
-    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
-    assert all(name.isidentifier() for name in fields), f"{key}: positional or indexed field in {template!r}"
-    says(key, **{name: 1 for name in fields})  # 1: fits "{n}", "{n!r}" and "{n:+d}" alike
-    if fields:  # a field left out raises, it does not vanish from the sentence
-        with pytest.raises(KeyError):
-            says(key)
+    words_guard.check_template(key, SAYS, says)
 
 
 def test_no_module_but_words_writes_its_own_sentences() -> None:
-    found = []
-    for path in MODULES:
-        for line, call in inline_speech(path.read_text(encoding="utf-8")):
-            if (path.name, line) not in ALLOWED:
-                found.append(f"{path.name}:{line}: {call}")
+    found = words_guard.inline_sentences(MODULES, SPEAKERS, SAYERS, ALLOWED)
     assert not found, "\n".join(found)
 
 
