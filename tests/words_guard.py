@@ -2,7 +2,7 @@
 which keys a module says, and which explanation lines, refusals, buttons,
 fields, score lines or rules options a module writes inline instead of
 taking their words from its game's table.  ``sayers`` are the names of the
-functions that fill in a key (``says``; Müll + Money's ``variant_says`` too);
+functions that fill in a key (``says``);
 ``speakers`` map each call that carries words to the arguments (positions,
 keyword names) that are words."""
 

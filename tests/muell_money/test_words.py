@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.games.muell_money import words
-from companion.games.muell_money.words import SAYS, VARIANT_SAYS, says
+from companion.games.muell_money.words import SAYS, says
 from tests import words_guard
 
 PACKAGE = Path(words.__file__).resolve().parent
@@ -60,7 +60,7 @@ ALLOWED: dict[tuple[str, int], str] = {}
 
 
 #: the functions that fill in a key from the table
-SAYERS = ("says", "variant_says")
+SAYERS = ("says",)
 
 
 def said_keys(source: str, where: str) -> list[str]:
@@ -86,7 +86,7 @@ def test_the_scans_find_what_they_look_for() -> None:
         'RuleOption("x", says("t"), (), "end", why_default="because")\n'
         'need_turn(state, seat, Phase.PLAY, says("x"), "play a card", R.PLAY)\n'
         'take_loans(state, seat, 1, lines, " to pay")\n'
-        'take_set(state, seat, col, lines, how=variant_says("trigger", amount=money(3)))\n'
+        'take_set(state, seat, col, lines, how=says("trigger", amount=money(3)))\n'
         'raise SetupError("no")\n'
     )
     assert sorted(line for line, _ in inline_speech(bad)) == [1, 2, 3, 4, 6, 7, 7, 9, 10, 11, 12, 14]
@@ -104,19 +104,6 @@ def test_the_table_names_each_key_once() -> None:
 
 def test_every_key_said_is_in_the_table() -> None:
     assert words_guard.unknown_keys(MODULES, SAYS, SAYERS) == []
-
-
-def test_variant_says_takes_the_variants_own_keys() -> None:
-    """``variant_says`` is the simulation variant's half of the table (kept for its modules)."""
-    wrong = []
-    for path in MODULES:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and words_guard.call_name(node.func) == "variant_says":
-                for key in words_guard.key_nodes(node.args[0]):
-                    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in VARIANT_SAYS:
-                        wrong.append(f"{path.name}:{node.lineno}: {key.value}")
-    assert not wrong, wrong
-    assert words.variant_says("marker_on", level=3) == says("marker_on", level=3)
 
 
 def test_every_word_in_the_table_is_said_somewhere() -> None:

@@ -35,15 +35,7 @@ from companion.games.muell_money.round_end import end_round
 from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
-from companion.games.muell_money.words import (
-    card_list,
-    comma_list,
-    money,
-    plural,
-    raw,
-    says,
-    variant_says,
-)
+from companion.games.muell_money.words import card_list, comma_list, money, plural, raw, says
 from companion.rules import Explanation, say
 
 
@@ -88,7 +80,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
         if card == BRIBERY:
             raise IllegalMove(says("bribery_no_adviser"), R.BRIBERY_NO_ADVISER)
         if card == GROWTH and in_variant(state):
-            raise IllegalMove(variant_says("adviser_no_growth"), R.V_ADVISER)
+            raise IllegalMove(says("adviser_no_growth"), R.V_ADVISER)
     factor = comp.adviser_factor if adviser else 1
     if card == BRIBERY:
         raise IllegalMove(
@@ -126,7 +118,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
         if not has_room(state, seat, waste):
             if in_variant(state):
                 raise IllegalMove(
-                    variant_says("no_room_common", waste=waste, level=state.common_waste, max=waste_max(state)),
+                    says("no_room_common", waste=waste, level=state.common_waste, max=waste_max(state)),
                     R.ORDER_WASTE,
                 )
             raise IllegalMove(
@@ -184,11 +176,11 @@ def check_negotiation(state: MuellState, seat: int, move: Move, factor: int) -> 
     must = negotiation_must_pay(state)
     if must is not None and not move.use:
         raise IllegalMove(
-            variant_says("negotiation_must", cost=money(values.negotiation_back_cost * factor), source=source(must)),
+            says("negotiation_must", cost=money(values.negotiation_back_cost * factor), source=source(must)),
             R.V_RULE_1,
         )
     if must is None and move.use and state.common_waste == 0:
-        raise IllegalMove(variant_says("nothing_back"), R.V_NEGOTIATION_BACK)
+        raise IllegalMove(says("nothing_back"), R.V_NEGOTIATION_BACK)
     check_proposal(state, move)
 
 
@@ -202,16 +194,16 @@ def apply_negotiation(state: MuellState, seat: int, move: Move, factor: int, lin
         pay_bank(state, seat, cost, lines)
         before, after = dispose(state, seat, values.negotiation_back_steps * factor)
         must = negotiation_must_pay(state)
-        note = variant_says("rule_note", source=source(must)) if must else ""
+        note = says("rule_note", source=source(must)) if must else ""
         lines.append(
-            say(variant_says("negotiation_back", seat=me.name, adviser=with_adv, cost=money(cost), before=before,
+            say(says("negotiation_back", seat=me.name, adviser=with_adv, cost=money(cost), before=before,
                              after=after, note=note),
                 R.V_NEGOTIATION, R.V_RULE_1 if must else R.V_NEGOTIATION_BACK,
                 *((R.ADVISER,) if move.adviser else ()))
         )
     else:
         lines.append(
-            say(variant_says("negotiation_stays", seat=me.name, adviser=with_adv, level=state.common_waste),
+            say(says("negotiation_stays", seat=me.name, adviser=with_adv, level=state.common_waste),
                 R.V_NEGOTIATION)
         )
     if move.proposal:
@@ -277,8 +269,8 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         me.cash += income
         state.bank_out += income
         before, after = produce(state, seat, waste)
-        meter = variant_says("order_meter") if in_variant(state) else says("the_waste")
-        stopped = variant_says("order_last_space") if in_variant(state) and after < before + waste else ""
+        meter = says("order_meter") if in_variant(state) else says("the_waste")
+        stopped = says("order_last_space") if in_variant(state) and after < before + waste else ""
         bonus = says("adviser_bonus", bonus=money(comp.adviser_order_bonus)) if adv else ""
         lines.append(
             say(
@@ -353,7 +345,7 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         if in_variant(state):
             assert comp.variant is not None
             before, after = dispose(state, seat, comp.variant.waste_disposal_steps * factor)
-            lines.append(say(variant_says("disposal_common", seat=me.name, adviser=with_adv, before=before, after=after),
+            lines.append(say(says("disposal_common", seat=me.name, adviser=with_adv, before=before, after=after),
                              R.DISPOSAL, R.V_DISPOSAL))
         else:
             before, after = dispose(state, seat, comp.waste_disposal_steps * factor)

@@ -12,7 +12,7 @@ from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import track, zone_text
-from companion.games.muell_money.words import money, says, variant_says
+from companion.games.muell_money.words import money, says
 from companion.rules import Explanation
 
 
@@ -39,12 +39,12 @@ def check_correct(state: MuellState, move: Move) -> None:
         refuse(says("not_negative"))
     if target == "common_waste":
         if not in_variant(state):
-            refuse(variant_says("not_variant_storage"))
+            refuse(says("not_variant_storage"))
         if not 0 <= to <= track(state).max:
-            refuse(variant_says("board_runs", max=track(state).max))
+            refuse(says("board_runs", max=track(state).max))
         return
     if target == "waste" and in_variant(state):
-        refuse(variant_says("correct_the_marker"))
+        refuse(says("correct_the_marker"))
     if target == "waste" and not 0 <= to <= comp.waste_max:
         refuse(says("meter_runs", max=comp.waste_max))
     if target == "column" and to not in comp.columns:
@@ -61,7 +61,7 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
     if target == "common_waste":
         old = state.common_waste
         state.common_waste = to
-        lines.extend(correction_lines("", variant_says("the_marker"), str(old), str(to), reason,
+        lines.extend(correction_lines("", says("the_marker"), str(old), str(to), reason,
                                       extra=zone_text(state, to)))
         return
     if move.seat is None:  # the supply

@@ -24,7 +24,7 @@ from companion.games.muell_money.pollution import cards_held, fine_and_steps
 from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.votes import weight
-from companion.games.muell_money.words import comma_list, money, plural, says, variant_says
+from companion.games.muell_money.words import comma_list, money, plural, says
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
@@ -88,11 +88,11 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         bid = Move(actor, "bid", amount=low)
         hints.append(
             _hint(state, bid, "bid", says("hint_raw_bid", lot=a.lot), {},
-                  (Field("amount", variant_says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
+                  (Field("amount", says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
                          default=low),),
                   moves_money=True)
         )
-        hints.append(ActionHint("no-bid", variant_says("hint_no_bid"), {}))
+        hints.append(ActionHint("no-bid", says("hint_no_bid"), {}))
     hints.append(
         ActionHint("loan", says("hint_loan", amount=state.comp.loan_amount), {}, moves_money=True)
     )
@@ -198,22 +198,22 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
                 assert values is not None
                 factor = state.comp.adviser_factor if adviser else 1
                 steps, cost = values.negotiation_back_steps * factor, values.negotiation_back_cost * factor
-                label = variant_says("hint_negotiation", adviser=with_adv)
-                choices: tuple[Choice, ...] = (Choice("no", variant_says("choice_leave_marker")),)
+                label = says("hint_negotiation", adviser=with_adv)
+                choices: tuple[Choice, ...] = (Choice("no", says("choice_leave_marker")),)
                 if state.common_waste > 0:  # at 0 there is nothing to move back
-                    choices += (Choice("yes", variant_says("choice_marker_back", cost=money(cost), steps=steps)),)
+                    choices += (Choice("yes", says("choice_marker_back", cost=money(cost), steps=steps)),)
                 if negotiation_must_pay(state) is not None:  # adopted rule 1: no choice left
-                    choices = (Choice("yes", variant_says("choice_marker_back_rule", cost=money(cost), steps=steps)),)
-                fields = (Field("back", variant_says("field_marker"), "choice", choices, default=choices[0].value),)
+                    choices = (Choice("yes", says("choice_marker_back_rule", cost=money(cost), steps=steps)),)
+                fields = (Field("back", says("field_marker"), "choice", choices, default=choices[0].value),)
                 proposals = tuple(
                     Choice(k, title(k)) for k in offered(state)
                     if (k == REPEAL and state.adopted) or (k != REPEAL and in_force(state, k) is None)
                 )
                 if proposals:
-                    fields += (Field("propose", variant_says("field_propose"), "choice",
-                                     (Choice("none", variant_says("choice_no_proposal")), *proposals), default="none"),)
+                    fields += (Field("propose", says("field_propose"), "choice",
+                                     (Choice("none", says("choice_no_proposal")), *proposals), default="none"),)
                 if state.adopted and REPEAL in offered(state):
-                    fields += (Field("repeal", variant_says("field_repeal"), "choice",
+                    fields += (Field("repeal", says("field_repeal"), "choice",
                                      tuple(Choice(a.proposal, title(a.proposal)) for a in state.adopted),
                                      default=state.adopted[0].proposal),)
                 move = Move(actor, "play", card=card, adviser=adviser, use=str(choices[0].value) == "yes")
@@ -243,21 +243,21 @@ def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     me = state.seats[actor.seat]
     votes = weight(state, me.cash)
     what = state.vote.proposal
-    weighs = plural(votes, variant_says("vote"))
+    weighs = plural(votes, says("vote"))
     hints = [
-        ActionHint("vote", variant_says("hint_vote_for", rule=title(what), votes=weighs), {"choice": "for"}),
-        ActionHint("vote", variant_says("hint_vote_against", votes=weighs), {"choice": "against"}),
+        ActionHint("vote", says("hint_vote_for", rule=title(what), votes=weighs), {"choice": "for"}),
+        ActionHint("vote", says("hint_vote_against", votes=weighs), {"choice": "against"}),
     ]
     values = state.comp.variant
     assert values is not None
     if "Bribery" in cards_held(me):
         for choice in ("for", "against"):
             move = Move(actor, "vote", choice=choice, use=True)
-            label = variant_says("hint_vote_bribery", choice=choice,
-                                 votes=plural(votes + values.bribery_extra_votes, variant_says("vote")),
+            label = says("hint_vote_bribery", choice=choice,
+                                 votes=plural(votes + values.bribery_extra_votes, says("vote")),
                                  cost=money(values.bribery_vote_cost))
             hints.append(_hint(state, move, "vote", label, {"choice": choice, "bribery": True}, moves_money=True))
-    hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", variant_says("hint_abstain"),
+    hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", says("hint_abstain"),
                        {"choice": "abstain"}))
     return hints
 
@@ -270,7 +270,7 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if sale.set_index is None:
         if seat != sale.nominator:
             return []
-        return [ActionHint("choose", variant_says("hint_name_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1})
+        return [ActionHint("choose", says("hint_name_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1})
                 for c, cards in enumerate(state.grid) if state.taken[c] is None]
     if sale.to_bid != seat:
         return []
@@ -278,9 +278,9 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     cash = state.seats[seat].cash
     bid = Move(actor, "bid", amount=low)
     return [
-        _hint(state, bid, "bid", variant_says("hint_set_bid", set=sale.set_index + 1), {},
-              (Field("amount", variant_says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
+        _hint(state, bid, "bid", says("hint_set_bid", set=sale.set_index + 1), {},
+              (Field("amount", says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
                      default=low),),
               moves_money=True),
-        ActionHint("no-bid", variant_says("hint_no_bid"), {}),
+        ActionHint("no-bid", says("hint_no_bid"), {}),
     ]

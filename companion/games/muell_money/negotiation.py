@@ -19,7 +19,7 @@ from companion.games.muell_money.components import MAT_ROWS
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.state import Adopted, MuellState, Phase, Vote, in_variant
 from companion.games.muell_money.waste import zone
-from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, variant_says
+from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, says
 from companion.rules import Citation, Explanation, say
 
 NEGOTIATION_COST = "negotiation-cost"
@@ -64,7 +64,7 @@ def in_force(state: MuellState, key: str) -> Adopted | None:
 
 def source(adopted: Adopted) -> str:
     """``adopted by vote 2 in round 3``: where an adopted rule comes from."""
-    return variant_says("source", vote=adopted.vote, round=adopted.round)
+    return says("source", vote=adopted.vote, round=adopted.round)
 
 
 def title(key: str) -> str:
@@ -77,18 +77,18 @@ def check_proposal(state: MuellState, move: Move) -> None:
     if not key:
         return
     if key not in offered(state):
-        agreed = comma_list(title(k) for k in offered(state)) or variant_says("none")
-        raise IllegalMove(variant_says("not_agreed", rule=title(key), agreed=agreed), R.V_AGREE)
+        agreed = comma_list(title(k) for k in offered(state)) or says("none")
+        raise IllegalMove(says("not_agreed", rule=title(key), agreed=agreed), R.V_AGREE)
     if key == REPEAL:
         if not state.adopted:
-            raise IllegalMove(variant_says("nothing_to_repeal"), R.V_RULE_4)
+            raise IllegalMove(says("nothing_to_repeal"), R.V_RULE_4)
         if in_force(state, move.repeal) is None:
             now = comma_list(title(a.proposal) for a in state.adopted)
-            raise IllegalMove(variant_says("name_the_repeal", now=now), R.V_RULE_4)
+            raise IllegalMove(says("name_the_repeal", now=now), R.V_RULE_4)
         return
     current = in_force(state, key)
     if current is not None:
-        raise IllegalMove(variant_says("already_in_force", rule=title(key), source=source(current)),
+        raise IllegalMove(says("already_in_force", rule=title(key), source=source(current)),
                           PROPOSALS[key].rule)
 
 
@@ -104,14 +104,14 @@ def start_vote(state: MuellState, proposer: int, move: Move, lines: list[Explana
     )
     state.phase = Phase.VOTE
     state.turn = None
-    lines.append(say(variant_says("proposes", proposer=state.name(proposer),
+    lines.append(say(says("proposes", proposer=state.name(proposer),
                                   what=proposal_text(move.proposal, move.repeal), number=state.votes_held),
                      R.V_PROPOSE, R.V_VOTE, PROPOSALS[move.proposal].rule))
 
 
 def proposal_text(key: str, repeal: str | None) -> str:
     if key == REPEAL and repeal:
-        return variant_says("repeal_text", title=title(key), repealed=title(repeal))
+        return says("repeal_text", title=title(key), repealed=title(repeal))
     return title(key)
 
 
@@ -125,7 +125,7 @@ def red_zone_stop(state: MuellState, seat: int) -> None:
     hole = state.seats[seat].mat[MAT_ROWS.index("waste")]
     limit = RED_ZONE_HOLES[state.options["red_zone_service"]]
     if hole < limit:
-        raise IllegalMove(variant_says("red_zone_stop", seat=state.name(seat), hole=hole + 1, limit=limit,
+        raise IllegalMove(says("red_zone_stop", seat=state.name(seat), hole=hole + 1, limit=limit,
                                        source=source(adopted)), R.V_RULE_2)
 
 

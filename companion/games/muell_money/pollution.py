@@ -14,7 +14,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.sets import advance
 from companion.games.muell_money.state import MuellState, PendingCheck, Phase, SeatState, in_variant
 from companion.games.muell_money.waste import level, seat_zone, where, zone_text
-from companion.games.muell_money.words import money, says, variant_says
+from companion.games.muell_money.words import money, says
 from companion.rules import Citation, Explanation, say
 
 
@@ -100,7 +100,7 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     label = says("status_final_check") if final else says("status_check")
     head = says("check_head", check=label, where=where(state, seat), zone=zone_text(state, level(state, seat)))
     if in_variant(state):
-        head += variant_says("check_for", seat=me.name)
+        head += says("check_for", seat=me.name)
     cites: tuple[Citation, ...] = (R.CHECK, R.ZONES)
     if final:
         cites = (R.FINAL_CHECK_FR, R.ZONES) if state.options["final_check"] == "french-end" else (R.FINAL_CHECK, R.CHECK, R.ZONES)

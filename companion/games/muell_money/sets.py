@@ -10,7 +10,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import SET_AUCTION, in_force
 from companion.games.muell_money.state import MuellState, Phase, SetSale
 from companion.games.muell_money.status import need_turn
-from companion.games.muell_money.words import card_list, plural, says, variant_says
+from companion.games.muell_money.words import card_list, plural, says
 from companion.rules import Citation, Explanation, say
 
 
@@ -29,7 +29,7 @@ def advance(state: MuellState, lines: list[Explanation]) -> None:
         return
     if state.placed >= 3 * state.columns:
         if in_force(state, SET_AUCTION) is not None:
-            lines.append(say(variant_says("sets_auctioned", sets=state.columns), R.V_RULE_3))
+            lines.append(say(says("sets_auctioned", sets=state.columns), R.V_RULE_3))
             open_sale(state, state.start_seat, lines)
             return
         state.phase = Phase.CHOOSE
@@ -78,12 +78,12 @@ def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
         state.set_sale = None
         state.phase = Phase.CHOOSE
         state.turn = unserved[0]
-        lines.append(say(variant_says("last_takes_free", seat=state.name(unserved[0])), R.V_RULE_3))
+        lines.append(say(says("last_takes_free", seat=state.name(unserved[0])), R.V_RULE_3))
         return
     state.set_sale = SetSale(nominator=unserved[0])
     state.phase = Phase.SET_AUCTION
     state.turn = unserved[0]
-    lines.append(say(variant_says("names_next", seat=state.name(unserved[0])), R.V_RULE_3))
+    lines.append(say(says("names_next", seat=state.name(unserved[0])), R.V_RULE_3))
 
 
 def apply_choose(state: MuellState, move: Move, lines: list[Explanation]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.muell_money.end import result
 from companion.games.muell_money.state import MuellState, Phase
-from companion.games.muell_money.words import comma_list, money, raw, says, variant_says
+from companion.games.muell_money.words import comma_list, money, raw, says
 from companion.rules import Citation
 
 
@@ -35,14 +35,14 @@ def status(state: MuellState) -> str:
     if state.phase is Phase.VOTE and state.vote is not None:
         v = state.vote
         who = comma_list(state.name(s) for s in v.pending)
-        return variant_says("status_vote", number=v.number, proposer=state.name(v.proposer), who=who)
+        return says("status_vote", number=v.number, proposer=state.name(v.proposer), who=who)
     if state.phase is Phase.SET_AUCTION and state.set_sale is not None:
         sale = state.set_sale
         if sale.set_index is None:
-            return variant_says("status_name_set", seat=state.name(sale.nominator))
-        high = (variant_says("status_high", high=money(sale.high), seat=state.name(sale.high_seat))
-                if sale.high_seat is not None else variant_says("status_no_bid"))
-        return variant_says("status_set_bid", set=sale.set_index + 1, seat=state.name(sale.to_bid), high=high)
+            return says("status_name_set", seat=state.name(sale.nominator))
+        high = (says("status_high", high=money(sale.high), seat=state.name(sale.high_seat))
+                if sale.high_seat is not None else says("status_no_bid"))
+        return says("status_set_bid", set=sale.set_index + 1, seat=state.name(sale.to_bid), high=high)
     if state.phase is Phase.OVER:
         early = says("status_ended_early") if state.ended_by_host else ""
         return says("status_over", early=early, result=result(state)[0])

@@ -13,7 +13,7 @@ from companion.games.muell_money.state import MuellState, Phase, in_variant, unv
 from companion.games.muell_money.status import status
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.waste import seat_zone, track, zone
-from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, comma_list, says, variant_says
+from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, comma_list, says
 
 #: the rules the variant always changes, with where the text says so
 VARIANT_CHANGES = tuple(
@@ -147,7 +147,7 @@ def rules_in_force(state: MuellState) -> list[dict[str, Any]]:
     """The variant's rules as the table plays them now, each with its source:
     the changes the text makes always, then the rules adopted by vote."""
     out: list[dict[str, Any]] = [
-        {"rule": text, "source": variant_says("from_the_text"), "citation": cite.to_json()}
+        {"rule": text, "source": says("from_the_text"), "citation": cite.to_json()}
         for text, cite in VARIANT_CHANGES
     ]
     for a in state.adopted:
@@ -183,6 +183,6 @@ def public_notes(state: MuellState) -> list[str]:
     if in_variant(state) and "common_waste_board" in unverified:
         t = track(state)
         notes.append(
-            variant_says("board_unverified", seats=state.n, max=t.max, yellow=t.zones["yellow"][0], red=t.zones["red"][0])
+            says("board_unverified", seats=state.n, max=t.max, yellow=t.zones["yellow"][0], red=t.zones["red"][0])
         )
     return notes

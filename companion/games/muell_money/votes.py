@@ -17,7 +17,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import REPEAL, in_force, proposal_text, source, title
 from companion.games.muell_money.pollution import cards_held
 from companion.games.muell_money.state import Adopted, Ballot, MuellState, Phase
-from companion.games.muell_money.words import VOTE_CHOICES, comma_list, money, plural, variant_says
+from companion.games.muell_money.words import VOTE_CHOICES, comma_list, money, plural, says
 from companion.rules import Explanation, say
 
 
@@ -36,24 +36,24 @@ def check_vote(state: MuellState, move: Move) -> None:
     seat = acting_seat(move)
     vote = state.vote
     if state.phase is not Phase.VOTE or vote is None:
-        raise IllegalMove(variant_says("no_vote_now"), R.V_VOTE)
+        raise IllegalMove(says("no_vote_now"), R.V_VOTE)
     if seat not in vote.pending:
-        raise NotYourTurn(variant_says("already_voted", seat=state.name(seat)), R.V_VOTE)
+        raise NotYourTurn(says("already_voted", seat=state.name(seat)), R.V_VOTE)
     if move.choice == "abstain" and state.options["vote_abstain"] == "everyone-votes":
-        raise IllegalMove(variant_says("everyone_votes"), R.V_MAJORITY)
+        raise IllegalMove(says("everyone_votes"), R.V_MAJORITY)
     if move.use:
         if move.choice == "abstain":
-            raise IllegalMove(variant_says("bribery_no_abstain"), R.V_BRIBERY_WEIGHT)
+            raise IllegalMove(says("bribery_no_abstain"), R.V_BRIBERY_WEIGHT)
         if state.options["vote_count"] == "voters":
-            raise IllegalMove(variant_says("voters_not_votes"), R.V_MAJORITY)
+            raise IllegalMove(says("voters_not_votes"), R.V_MAJORITY)
         if BRIBERY not in cards_held(state.seats[seat]):
-            raise IllegalMove(variant_says("no_bribery_card", seat=state.name(seat)), R.V_BRIBERY_WEIGHT)
+            raise IllegalMove(says("no_bribery_card", seat=state.name(seat)), R.V_BRIBERY_WEIGHT)
         values = state.comp.variant
         assert values is not None
         if state.seats[seat].cash < values.bribery_vote_cost:
             # a loan forced in the middle of a secret vote would show at the table who used Bribery and
             # that its cash was short (its weight): the seat takes a loan first, as before an auction bid
-            raise IllegalMove(variant_says("bribery_cash_first", cost=money(values.bribery_vote_cost)),
+            raise IllegalMove(says("bribery_cash_first", cost=money(values.bribery_vote_cost)),
                               R.V_BRIBERY_WEIGHT)
 
 
@@ -70,14 +70,14 @@ def apply_vote(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         pay_bank(state, seat, values.bribery_vote_cost, lines)
     vote.pending.remove(seat)
     vote.ballots.append(Ballot(seat, move.choice, votes, move.use))
-    bribe = (variant_says("with_bribery", extra=values.bribery_extra_votes, cost=money(values.bribery_vote_cost))
+    bribe = (says("with_bribery", extra=values.bribery_extra_votes, cost=money(values.bribery_vote_cost))
              if move.use else "")
-    private = (variant_says("you_abstain", seat=me.name) if move.choice == "abstain"
-               else variant_says("you_vote", seat=me.name, choice=move.choice,
-                                 votes=plural(votes, variant_says("vote")), bribery=bribe))
+    private = (says("you_abstain", seat=me.name) if move.choice == "abstain"
+               else says("you_vote", seat=me.name, choice=move.choice,
+                                 votes=plural(votes, says("vote")), bribery=bribe))
     lines.append(say(private, R.V_WEIGHTS, *((R.V_BRIBERY_WEIGHT,) if move.use else ()), audience=[seat]))
     done = len(vote.ballots)
-    lines.append(say(variant_says("has_voted", seat=me.name, done=done, seats=state.n), R.V_VOTE))
+    lines.append(say(says("has_voted", seat=me.name, done=done, seats=state.n), R.V_VOTE))
     if not vote.pending:
         count(state, lines)
 
@@ -91,23 +91,23 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
     cast = [b for b in vote.ballots if b.choice != "abstain"]
     pro = sum(1 if voters else b.weight for b in cast if b.choice == "for")
     con = sum(1 if voters else b.weight for b in cast if b.choice == "against")
-    unit = variant_says("voter" if voters else "vote")
+    unit = says("voter" if voters else "vote")
     adopted = pro > con
     tie = ""
     if pro == con:
         if state.options["vote_tie"] == "proposer-decides":
             mine = next(b for b in vote.ballots if b.seat == vote.proposer)
             adopted = mine.choice == "for"
-            tie = variant_says("tie_proposer", proposer=state.name(vote.proposer), choice=VOTE_CHOICES[mine.choice])
+            tie = says("tie_proposer", proposer=state.name(vote.proposer), choice=VOTE_CHOICES[mine.choice])
         else:
-            tie = variant_says("tie_rejected")
+            tie = says("tie_rejected")
     abstained = len(vote.ballots) - len(cast)
     what = proposal_text(vote.proposal, vote.repeal)
-    abstaining = variant_says("abstaining", count=abstained) if abstained else ""
-    lines.append(say(variant_says(
+    abstaining = says("abstaining", count=abstained) if abstained else ""
+    lines.append(say(says(
         "result", number=vote.number, what=what, pro=plural(pro, unit), con=plural(con, unit),
         abstaining=abstaining, tie=tie,
-        result=variant_says("adopted" if adopted else "rejected")), R.V_MAJORITY, R.V_WEIGHTS))
+        result=says("adopted" if adopted else "rejected")), R.V_MAJORITY, R.V_WEIGHTS))
     used = [b.seat for b in vote.ballots if b.bribery]
     for seat in used:
         me = state.seats[seat]
@@ -117,16 +117,16 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
             me.retained = None
         state.discard[BRIBERY] += 1
     if used:
-        lines.append(say(variant_says("bribery_discarded", seats=comma_list(state.name(s) for s in used)),
+        lines.append(say(says("bribery_discarded", seats=comma_list(state.name(s) for s in used)),
                          R.V_BRIBERY_WEIGHT))
     if adopted:
         if vote.proposal == REPEAL:
             gone = in_force(state, vote.repeal or "")
             assert gone is not None
             state.adopted.remove(gone)
-            lines.append(say(variant_says("repealed", rule=title(gone.proposal), source=source(gone)), R.V_RULE_4))
+            lines.append(say(says("repealed", rule=title(gone.proposal), source=source(gone)), R.V_RULE_4))
         else:
             state.adopted.append(Adopted(vote.proposal, vote.number, state.round))
-            lines.append(say(variant_says("from_now_on", rule=title(vote.proposal)), R.V_MAJORITY))
+            lines.append(say(says("from_now_on", rule=title(vote.proposal)), R.V_MAJORITY))
     state.vote = None
     next_turn(state, vote.proposer, lines)

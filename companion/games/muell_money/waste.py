@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.games.muell_money.components import CommonTrack
 from companion.games.muell_money.state import MuellState, in_variant
-from companion.games.muell_money.words import says, variant_says
+from companion.games.muell_money.words import says
 
 
 def track(state: MuellState) -> CommonTrack:
@@ -51,7 +51,7 @@ def seat_zone(state: MuellState, seat: int) -> str:
 def where(state: MuellState, seat: int) -> str:
     """``Ann's waste is 9`` or ``the common waste marker is on 9``, for check lines."""
     if in_variant(state):
-        return variant_says("marker_on", level=state.common_waste)
+        return says("marker_on", level=state.common_waste)
     return says("seat_waste_is", seat=state.name(seat), waste=state.seats[seat].waste)
 
 

@@ -87,10 +87,9 @@ VARIANT_CHANGE_TEXTS: tuple[str, ...] = (
     "Bribery still protects at a Pollution Check and gives one extra vote (1 M, then discarded)",
 )
 
-#: every sentence the simulation variant's own modules (``negotiation``, ``votes``,
-#: ``set_sale``, ``disaster``) say, by key: ``str.format`` templates with named fields, so
-#: that a translation replaces this table and nothing else (amounts and counts come in
-#: already written, by :func:`money` and :func:`plural`)
+#: the simulation variant's sentences, by key (its own modules ``negotiation``, ``votes``,
+#: ``set_sale``, ``disaster``, and the variant's branches of the others): part of
+#: :data:`SAYS`, said with :func:`says` like the rest
 VARIANT_SAYS: Mapping[str, str] = {
     # negotiation.py: proposals and the adopted rules
     "not_agreed": "the table did not agree at setup to propose '{rule}' (agreed: {agreed})",
@@ -210,11 +209,4 @@ SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS}
 def says(key: str, /, **values: object) -> str:
     """One of :data:`SAYS`, filled in (``key`` is positional only, so a
     template may have a field called ``key``)."""
-    return SAYS[key].format(**values)
-
-
-def variant_says(key: str, /, **values: object) -> str:
-    """One of the simulation variant's sentences (:data:`VARIANT_SAYS`), filled
-    in from :data:`SAYS`, the one table a translation replaces."""
-    assert key in VARIANT_SAYS, key
     return SAYS[key].format(**values)
