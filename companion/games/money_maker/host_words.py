@@ -1,7 +1,7 @@
 """Money Maker's words for the host: the second half of the table of
 :mod:`words` (which merges it into ``SAYS``; modules say them with
-``words.says``), kept apart only so that neither file outgrows one sitting's
-reading.
+``words.says``), kept apart so that neither file passes the 500-line bound on
+a game's module (``tests/core/test_shape.py``).
 
 The rules options and setup refusals, the edition file's problems, a position
 block refused, the host's corrections, and commands whose arguments have the
