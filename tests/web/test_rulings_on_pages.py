@@ -69,6 +69,24 @@ def test_a_deal_is_accepted_on_the_other_banks_own_phone(app: Flask, host: Flask
     assert table.state.banks[0].gold == gold - 4 and table.state.banks[0].held == {1: 5} and table.state.offers == []
 
 
+def test_a_phone_lists_its_deal_offers_as_lines_it_can_read_without_scrolling(app: Flask, host: FlaskClient) -> None:
+    """A phone is narrow and seat names run to 24 letters: each offer is a
+    line saying who it is to or from and what it moves, not a four-column
+    table whose last columns fall off the screen."""
+    tid, table = _money_maker_at_the_dice(app, host)
+    table.submit(Command(Actor.of_seat(1), "deal", {"between": ["Bob", "Ann"], "gives": {"Ann": {"gold": 4}, "Bob": {"credit": {"Bob": 5}}}},
+                         table.state_no, "phone"))
+    line = re.compile(r'<ul class="plain deal-offers"><li>(.*?)</li></ul>', re.S)
+    ann_page = phone(app, tid, 0).get(f"/s/{tid}/0").text
+    ann = line.search(peeked(ann_page))
+    bob = line.search(peeked(phone(app, tid, 1).get(f"/s/{tid}/1").text))
+    assert ann is not None and bob is not None
+    said = "Bob gives 5 of its own credit; Ann gives 4 gold"
+    assert re.sub(r"<[^>]+>", "", ann.group(1)) == f"Offer 1 from Bob: {said}"
+    assert re.sub(r"<[^>]+>", "", bob.group(1)) == f"Offer 1 to Ann: {said}"
+    assert "<th>What</th>" not in ann_page
+
+
 def test_the_host_enters_a_roll_without_the_optional_sector_die(app: Flask, host: FlaskClient) -> None:
     tid, table = _money_maker_at_the_dice(app, host)
     page = host.get(f"/host/t/{tid}").text
