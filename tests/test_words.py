@@ -81,7 +81,12 @@ class GameWords:
 
 
 GAMES: dict[str, GameWords] = {
-    "world-of-waste": GameWords(world_of_waste, {"words.py": "SAYS"}),
+    "world-of-waste": GameWords(
+        world_of_waste, {"words.py": "SAYS"},
+        helpers={"StationLine": ((2,), ("detail",))},  # scoring.py: (code, points, detail), a station's score line
+        sample='StationLine(FOOD_LINE, 3, f"{food} food")\nStationLine(FOOD_LINE, 3, detail="food")\n',
+        flagged=(1, 2),
+    ),
     # words.py (the words of play) and host_words.py (the host's words), merged into SAYS
     "money-maker": GameWords(
         money_maker, {"words.py": "_PLAY", "host_words.py": "HOST_SAYS"},

@@ -37,8 +37,9 @@ def test_a_points_correction_is_logged_shown_and_scored(room: Room) -> None:
     assert table.view(TABLE_SCREEN)["game_view"]["seats"][1]["points_correction"] == -4
     sheet = table.score()
     ben = next(s for s in sheet.seats if s.seat == 1)
-    assert [(ln.label, ln.points) for ln in ben.lines if ln.label == CORRECTION_LINE] == [(CORRECTION_LINE, -4)]
-    assert all(CORRECTION_LINE not in [ln.label for ln in s.lines] for s in sheet.seats if s.seat != 1)
+    # the sheet shows the line's label; the state keeps its code (CORRECTION_LINE)
+    assert [(ln.label, ln.points) for ln in ben.lines if ln.label == "Host correction"] == [("Host correction", -4)]
+    assert all("Host correction" not in [ln.label for ln in s.lines] for s in sheet.seats if s.seat != 1)
     # corrected again: the new value replaces the old one
     lines = correct(table, value="points", seat=1, to=3, reason="it was Cy's card")
     assert "from -4 to +3" in lines[0] and state_of(table).corrections[1] == 3

@@ -15,6 +15,7 @@ from companion.cli import main as cli_main
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn, Refusal, SetupError
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
+from companion.games.world_of_waste.components import UnknownCard
 from companion.games.world_of_waste.game import WorldOfWaste
 from companion.games.world_of_waste.state import Phase
 from companion.table import Room, Table
@@ -329,6 +330,31 @@ def test_card_kinds_follow_the_data() -> None:
     kinds = GAME.card_kinds(GAME.default_edition())
     assert [k.code for k in kinds] == ["FOOD", "COMP", "SEL", "LEL", "TEX", "MET", "PAP", "HAZ", "PLA", "REC"]
     assert sum(k.copies for k in kinds) == 120
+
+
+def test_a_card_type_is_named_in_the_singular_or_the_plural_in_any_case(room: Room) -> None:
+    """As the printed cards and seed 001 name them ("two Textiles", "a Textile
+    card", "ten papers", "Plastics", "Recyclers"): every type's name from the
+    data file, singular or plural, any case; once "Textile" was taken and
+    "Papers" refused."""
+    cat = GAME.catalog(GAME.default_edition())
+    names = {t.key: t.name for t in cat.types}
+    assert names["paper"] == "Paper" and names["textiles"] == "Textiles"  # as printed: one singular, one plural
+    for t in cat.types:
+        singular = t.name.removesuffix("s")
+        for typed in (t.name, singular, singular + "s", t.name.upper(), (singular + "s").lower(), t.key, t.code):
+            assert cat.parse_ref(typed).key == t.key, typed
+    for typed in ("Papers", "papers", "PAPERS", "Textile", "Plastics", "Recyclers", "Composts", "Small Electronic",
+                  "Hazardous Waste", "food wastes"):
+        assert cat.parse_ref(typed).copy is None
+    with pytest.raises(UnknownCard):
+        cat.parse_ref("Electronics")  # small or large: two types
+    # in a command, and in a position block
+    table = new_table(room, 2)
+    do(table, CHANCE, "deal", seat=0, cards="Papers, Textile, METALS")
+    assert state_of(table).dealt[0] == ["PAP-1", "TEX-1", "MET-1"]
+    placed = GAME.place_position(state_of(table), {"phase": "play", "hands": {"Ada": ["Papers"], "Ben": ["Recyclers"]}})
+    assert placed.hands == [["PAP-1"], ["REC-1"]]
 
 
 def test_edition_problems_are_found() -> None:

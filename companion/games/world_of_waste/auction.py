@@ -130,7 +130,8 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
                      if not cat.type(cat.kind_of(c)).hammer.verified}
                 )
                 if guessed:
-                    note += says("tie_unverified_values", names=comma_list(guessed))
+                    note += says("tie_unverified_value" if len(guessed) == 1 else "tie_unverified_values",
+                                 names=comma_list(guessed))
             text += says("auction_place_note", note=note)
             cites.append(why[1])
         lines.append(say(text, *cites))

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from companion.games.world_of_waste.words import comma_list, says
+from companion.games.world_of_waste.words import cards as n_cards
+from companion.games.world_of_waste.words import comma_list, name_forms, says
 
 #: the card types the rules name, in the order a station is laid out
 TYPE_KEYS: tuple[str, ...] = (
@@ -90,6 +91,16 @@ class Catalog:
         return index
 
     @cached_property
+    def _by_name(self) -> dict[str, CardType]:
+        """Each type by the ways a command may name it: key, code, and name in
+        the singular or the plural (``words.name_forms``), normalised (:func:`_norm`)."""
+        index: dict[str, CardType] = {}
+        for t in self.types:
+            for form in (t.key, t.code, *name_forms(t.name)):
+                index.setdefault(_norm(form), t)  # the first type with a form, in the catalog's order
+        return index
+
+    @cached_property
     def _ids(self) -> tuple[str, ...]:
         return tuple(i for t in self.types for i in t.ids())
 
@@ -145,8 +156,10 @@ class Catalog:
         return comma_list(self.label(i) for i in ids) if ids else says("no_cards")
 
     def parse_ref(self, text: Any) -> CardRef:
-        """A card id (``PAP-3``, case-insensitive) or a type's key, name or code
-        (``paper``, ``Paper``, ``PAP``).  Raises :class:`UnknownCard`."""
+        """A card id (``PAP-3``, case-insensitive) or a type's key, code or
+        name, the name in the singular or the plural (``paper``, ``PAP``,
+        ``Paper``, ``Papers``; ``Textile``, ``Textiles``), in any case.
+        Raises :class:`UnknownCard`."""
         if not isinstance(text, str) or not text.strip():
             raise UnknownCard(says("card_named_by", text=text))
         raw = text.strip()
@@ -160,10 +173,9 @@ class Catalog:
             if not 1 <= copy <= t.copies.value:
                 raise UnknownCard(says("unknown_copy", raw=raw, copies=t.copies.value, name=t.name, code=t.code))
             return CardRef(t.key, copy)
-        wanted = _norm(raw)
-        for t in self.types:
-            if wanted in (_norm(t.key), _norm(t.name), _norm(t.code)) or wanted == _norm(t.name).rstrip("s"):
-                return CardRef(t.key)
+        t = self._by_name.get(_norm(raw))
+        if t is not None:
+            return CardRef(t.key)
         raise UnknownCard(says("unknown_card", raw=raw, codes=self.codes_text()))
 
     def codes_text(self) -> str:
@@ -172,7 +184,7 @@ class Catalog:
     def unverified(self) -> list[str]:
         out = [says("unverified_copies", name=t.name) for t in self.types if not t.copies.verified]
         out += [says("unverified_hammer", name=t.name) for t in self.types if not t.hammer.verified]
-        out += [says("unverified_paper", count=n) for n, v in enumerate(self.paper, start=1) if not v.verified]
+        out += [says("unverified_paper", cards=n_cards(n)) for n, v in enumerate(self.paper, start=1) if not v.verified]
         return out
 
 
@@ -249,5 +261,5 @@ def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
     total = sum(t.copies.value for t in types)
     need = 6 * 4 + 3 * 3  # one round at four seats: 6 cards each and three bonus piles of three
     if not problems and total < need:
-        problems.append(says("ed_deck_small", total=total, need=need))
+        problems.append(says("ed_deck_small", cards=n_cards(total), need=need))
     return Catalog(tuple(types), tuple(paper)), problems

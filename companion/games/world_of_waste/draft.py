@@ -15,7 +15,7 @@ from companion.games.world_of_waste.deck import (
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import BonusPile, Phase, WasteState, hand_size, left_of
 from companion.games.world_of_waste.turns import actor_seat, need_phase
-from companion.games.world_of_waste.words import bonus_piles, says
+from companion.games.world_of_waste.words import bonus_piles, is_are, says
 from companion.rules import Explanation, say
 
 
@@ -29,7 +29,8 @@ def check_deal(state: WasteState, move: Move) -> tuple[int, list[Taken]]:
     if len(state.dealt[seat]) + len(move.cards) > size:
         raise IllegalMove(
             says("deal_too_many", seat=name, size=size, seats=state.seats, recorded=len(state.dealt[seat]),
-                 more=len(move.cards), total=len(state.dealt[seat]) + len(move.cards)),
+                 is_are=is_are(len(state.dealt[seat])), more=len(move.cards),
+                 total=len(state.dealt[seat]) + len(move.cards)),
             DEAL_RULE,
         )
     return seat, check_take_all_from_deck(state, move.cards, says("where_held"), DEAL_RULE)

@@ -42,7 +42,14 @@ from companion.games.world_of_waste.state import (
     located,
     type_counts,
 )
-from companion.games.world_of_waste.words import says
+from companion.games.world_of_waste.words import (
+    PHASE_NAMES,
+    cards,
+    comma_list,
+    is_are,
+    or_list,
+    says,
+)
 from companion.position import PositionError, Reader, seat_blocks
 
 TOP = ("round", "boss", "phase", "stations", "hands", "incineration", "deck", "corrections")
@@ -92,9 +99,11 @@ def place(base: WasteState, block: Any) -> WasteState:
     )
     if not same:
         if phase not in PHASES.values():
-            raise PositionError("phase", says("pos_phase_choices"))
+            raise PositionError("phase", says("pos_phase_choices", phases=comma_list(PHASES)))
         if st.phase not in PHASES.values() and phase is st.phase:
-            raise PositionError("phase", says("pos_give_phase", phase=st.phase.value))
+            raise PositionError(
+                "phase", says("pos_give_phase", phase=PHASE_NAMES[st.phase.value], phases=or_list(PHASES))
+            )
         _place_cards(st, top, phase)
         st.round = new_round
         st.boss = boss
@@ -104,11 +113,11 @@ def place(base: WasteState, block: Any) -> WasteState:
         totals = [sc.total + st.correction(sc.seat) for sc in scored]
         st.round_totals = [list(totals) for _ in range(new_round - 1)]
         st.round_lines = [
-            [{ln.label: ln.points for ln in sc.lines}
+            [{ln.code: ln.points for ln in sc.lines}
              | ({CORRECTION_LINE: st.correction(sc.seat)} if st.correction(sc.seat) else {}) for sc in scored]
             for _ in range(new_round - 1)
         ]
-        st.ended_early = ""
+        st.ended_early = None
         st.final_totals = []
     for where, why in problems(st):
         raise PositionError(where, why)
@@ -190,7 +199,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
     st.unseen = 0
     free_now = len(free_ids(st))
     if top.has("deck"):
-        deck = top.whole("deck", 0, free_now, says("pos_deck_limit", count=free_now))
+        deck = top.whole("deck", 0, free_now, says("pos_deck_limit", cards=cards(free_now), is_are=is_are(free_now)))
         st.unseen = free_now - deck
     if phase is Phase.PLAY:
         st.offers = [[] for _ in names]

@@ -27,14 +27,18 @@ from companion.games.world_of_waste.state import (
     MAX_SEATS,
     MIN_SEATS,
     ROUNDS,
+    EarlyEnd,
     Phase,
     WasteState,
     cards_held,
     deck_count,
+    early_end_words,
     hand_size,
     type_counts,
 )
 from companion.games.world_of_waste.words import (
+    PHASE_NAMES,
+    SCORE_LINES,
     and_list,
     cards,
     comma_list,
@@ -124,7 +128,7 @@ def end_round(state: WasteState) -> list[Explanation]:
     state.round_totals.append(totals)
     state.round_lines.append(
         [
-            {ln.label: ln.points for ln in s.lines}
+            {ln.code: ln.points for ln in s.lines}
             | ({CORRECTION_LINE: state.correction(s.seat)} if state.correction(s.seat) else {})
             for s in scored
         ]
@@ -142,7 +146,7 @@ def end_round(state: WasteState) -> list[Explanation]:
     for sc in scored:
         parts = comma_list(says("line_points", label=ln.label, points=ln.points) for ln in sc.lines if ln.points)
         if state.correction(sc.seat):
-            fix = says("line_points", label=CORRECTION_LINE, points=signed(state.correction(sc.seat)))
+            fix = says("line_points", label=SCORE_LINES[CORRECTION_LINE], points=signed(state.correction(sc.seat)))
             parts = comma_list(p for p in (parts, fix) if p)
         lines.append(
             say(says("seat_scores", seat=state.names[sc.seat], lines=parts or says("nothing_scores")), SUMMARY_RULE,
@@ -207,7 +211,7 @@ def check_end(state: WasteState, move: Move) -> None:
     if move.actor.kind is not ActorKind.HOST:
         raise NotYourTurn(says("only_host_ends"), EARLY_END)
     if state.phase is Phase.OVER:
-        how = says("ended_how", ended=state.ended_early) if state.ended_early else ""
+        how = says("ended_how", ended=early_end_words(state.ended_early)) if state.ended_early else ""
         raise IllegalMove(says("over_already", how=how), EARLY_END)
 
 
@@ -222,7 +226,7 @@ def end(state: WasteState, move: Move) -> list[Explanation]:
     if not nothing_dealt:
         held = [(s, cards_held(state, s)) for s in range(n) if not (state.phase is Phase.PLAY and state.sorted[s])]
         held = [(s, k) for s, k in held if k]
-        part = says("rest_of_round", round=state.round, phase=state.phase.value)
+        part = says("rest_of_round", round=state.round, phase=PHASE_NAMES[state.phase.value])
         if held:
             part += says(
                 "held_unsorted", held=comma_list(says("name_value", name=names[s], value=cards(k)) for s, k in held)
@@ -240,7 +244,7 @@ def end(state: WasteState, move: Move) -> list[Explanation]:
     totals = [sc.total + state.correction(sc.seat) for sc in scored]
     state.final_totals = totals
     reason = says("end_reason", reason=move.reason) if move.reason else ""
-    state.ended_early = says("ended_early", round=state.round, reason=reason)
+    state.ended_early = EarlyEnd(state.round, move.reason)
     state.phase = Phase.OVER
     state.drawing = [0] * n  # a Recycler's draw that was not made is not made now
     return [

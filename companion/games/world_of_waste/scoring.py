@@ -23,22 +23,37 @@ from companion.games.world_of_waste.citations import (
     TEXTILES_RULE,
 )
 from companion.games.world_of_waste.components import PAPER_RUN, Catalog, UnknownCard
-from companion.games.world_of_waste.state import ROUNDS, Phase, WasteState, type_counts
-from companion.games.world_of_waste.words import comma_list, plus_list, says
+from companion.games.world_of_waste.state import (
+    ROUNDS,
+    Phase,
+    WasteState,
+    early_end_words,
+    type_counts,
+)
+from companion.games.world_of_waste.words import SCORE_LINES, cards, comma_list, plus_list, says
 from companion.rules import Citation
 
+# the score lines, by the code the state keeps (``WasteState.round_lines``);
+# their labels are words (``SCORE_LINES``), written where a line is shown
+FOOD_LINE = "food"
+ELECTRONICS_LINE = "electronics"
+TEXTILES_LINE = "textiles"
+METAL_LINE = "metal"
+PAPER_LINE = "paper"
+HAZARDOUS_LINE = "hazardous"
+PLASTIC_LINE = "plastic"
 #: the score line of the host's points corrections
-CORRECTION_LINE = says("line_correction")
+CORRECTION_LINE = "correction"
 
-#: each score line's rules, by the line's label
+#: each station line's rules, by the line's code
 LINE_RULES: dict[str, tuple[Citation, ...]] = {
-    says("line_food"): (FOOD_RULE, COMPOST_RULE),
-    says("line_electronics"): (ELECTRONICS_RULE,),
-    says("line_textiles"): (TEXTILES_RULE,),
-    says("line_metal"): (METAL_RULE,),
-    says("line_paper"): (PAPER_RULE,),
-    says("line_hazardous"): (HAZARDOUS_RULE,),
-    says("line_plastic"): (PLASTIC_RULE,),
+    FOOD_LINE: (FOOD_RULE, COMPOST_RULE),
+    ELECTRONICS_LINE: (ELECTRONICS_RULE,),
+    TEXTILES_LINE: (TEXTILES_RULE,),
+    METAL_LINE: (METAL_RULE,),
+    PAPER_LINE: (PAPER_RULE,),
+    HAZARDOUS_LINE: (HAZARDOUS_RULE,),
+    PLASTIC_LINE: (PLASTIC_RULE,),
 }
 
 ELECTRONICS_MOST = 10
@@ -48,9 +63,26 @@ PLASTIC_BEHIND = -10
 
 
 @dataclass(frozen=True)
+class StationLine:
+    """One line of a station's score: its code (``*_LINE``), points and how they came."""
+
+    code: str
+    points: int
+    detail: str = ""
+
+    @property
+    def label(self) -> str:
+        return SCORE_LINES[self.code]
+
+    def score_line(self) -> ScoreLine:
+        """The line as the score sheet shows it."""
+        return ScoreLine(self.label, self.points, self.detail)
+
+
+@dataclass(frozen=True)
 class StationScore:
     seat: int
-    lines: tuple[ScoreLine, ...]
+    lines: tuple[StationLine, ...]
     auction_value: int
 
     @property
@@ -59,7 +91,7 @@ class StationScore:
 
     def rules(self) -> tuple[Citation, ...]:
         """The rules of the lines that score (the card summary's sections)."""
-        return tuple(c for ln in self.lines if ln.points for c in LINE_RULES[ln.label])
+        return tuple(c for ln in self.lines if ln.points for c in LINE_RULES[ln.code])
 
 
 def food_and_compost(food: int, compost: int) -> int:
@@ -131,27 +163,27 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
         on = min(food, 3 * compost)
         paper_runs, paper_rest = divmod(s["paper"], PAPER_RUN)
         lines = (
-            ScoreLine(
-                says("line_food"),
+            StationLine(
+                FOOD_LINE,
                 food_and_compost(food, compost),
                 says("detail_food", food=food, compost=compost, on=on, rest=food - on),
             ),
-            ScoreLine(
-                says("line_electronics"),
+            StationLine(
+                ELECTRONICS_LINE,
                 elec_pts[seat],
                 says("detail_electronics", small=s["small_electronics"], large=s["large_electronics"],
                      units=elec[seat], all=comma_list(elec)),
             ),
-            ScoreLine(
-                says("line_textiles"),
+            StationLine(
+                TEXTILES_LINE,
                 5 * (s["textiles"] // 2),
                 says("detail_textiles", count=s["textiles"], pairs=s["textiles"] // 2),
             ),
-            ScoreLine(
-                says("line_metal"), 10 * (s["metal"] // 3), says("detail_metal", count=s["metal"], threes=s["metal"] // 3)
+            StationLine(
+                METAL_LINE, 10 * (s["metal"] // 3), says("detail_metal", count=s["metal"], threes=s["metal"] // 3)
             ),
-            ScoreLine(
-                says("line_paper"),
+            StationLine(
+                PAPER_LINE,
                 paper_points(catalog, s["paper"]),
                 says(
                     "detail_paper",
@@ -159,13 +191,13 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
                     runs=plus_list([PAPER_RUN] * paper_runs + ([paper_rest] if paper_rest else [])),
                 ) if s["paper"] else says("detail_no_paper"),
             ),
-            ScoreLine(
-                says("line_hazardous"),
+            StationLine(
+                HAZARDOUS_LINE,
                 hazardous_points(s["hazardous"]),
                 says("detail_hazardous", count=s["hazardous"], fives=s["hazardous"] // 5, rest=s["hazardous"] % 5),
             ),
-            ScoreLine(
-                says("line_plastic"),
+            StationLine(
+                PLASTIC_LINE,
                 plastic_pts[seat],
                 says("detail_plastic", count=plastic[seat], all=comma_list(plastic)),
             ),
@@ -182,21 +214,17 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]], tied: Se
     rests = sorted({s["paper"] % PAPER_RUN for s in stations} - {0})
     guessed = [n for n in rests if not catalog.paper[n - 1].verified]
     if guessed:
+        values = comma_list(says("run_value", count=n, value=catalog.paper[n - 1].value) for n in guessed)
         notes.append(
-            says(
-                "paper_unverified",
-                runs=comma_list(guessed),
-                values=comma_list(says("run_value", count=n, value=catalog.paper[n - 1].value) for n in guessed),
-            )
+            says("paper_unverified_run", cards=cards(guessed[0]), values=values) if len(guessed) == 1
+            else says("paper_unverified_runs", runs=comma_list(guessed), values=values)
         )
     present = sorted({k for i in tied for k, n in stations[i].items() if n > 0})
     hammers = [catalog.type(k) for k in present if not catalog.type(k).hammer.verified]
     if hammers:
+        values = comma_list(says("name_value", name=t.name, value=t.hammer.value) for t in hammers)
         notes.append(
-            says(
-                "tiebreak_unverified",
-                values=comma_list(says("name_value", name=t.name, value=t.hammer.value) for t in hammers),
-            )
+            says("tiebreak_unverified_value" if len(hammers) == 1 else "tiebreak_unverified_values", values=values)
         )
     return notes
 
@@ -215,9 +243,10 @@ def score_sheet(
 
     def lines_of(s: StationScore) -> tuple[ScoreLine, ...]:
         extra = corrections[s.seat] if s.seat < len(corrections) else 0
+        lines = tuple(ln.score_line() for ln in s.lines)
         if not extra:
-            return s.lines
-        return (*s.lines, ScoreLine(CORRECTION_LINE, extra, says("detail_correction")))
+            return lines
+        return (*lines, StationLine(CORRECTION_LINE, extra, says("detail_correction")).score_line())
 
     totals = Counter(sum(ln.points for ln in lines_of(s)) for s in scored)
     tied = [s.seat for s in scored if totals[sum(ln.points for ln in lines_of(s))] > 1]
@@ -268,7 +297,7 @@ def sheet(state: WasteState) -> ScoreSheet:
     if state.phase is not Phase.OVER:
         extra.append(says("provisional", round=state.round, rounds=ROUNDS))
     elif state.ended_early:
-        extra.append(says("ended_sheet", ended=state.ended_early))
+        extra.append(says("ended_sheet", ended=early_end_words(state.ended_early)))
     return score_sheet(
         state.catalog, counts, final=state.phase is Phase.OVER, extra_notes=extra,
         corrections=[state.correction(s) for s in range(state.seats)],

@@ -50,6 +50,15 @@ class BonusPile:
     incinerated: bool = False
 
 
+@dataclass(frozen=True)
+class EarlyEnd:
+    """The host ended the game early (``end``): in which round, and the
+    host's own reason ("" if none given).  Said by :func:`early_end_words`."""
+
+    round: int
+    reason: str = ""
+
+
 @dataclass
 class WasteState:
     catalog: Catalog
@@ -74,15 +83,16 @@ class WasteState:
     unseen: int  # incinerated face-down cards nobody recorded
     assumed: set[str]  # ids given by type only: any copy of that type
     round_totals: list[list[int]]
-    round_lines: list[list[dict[str, int]]] = field(default_factory=list)  # per round, per seat: type -> points
+    #: per round, per seat: score line code (``scoring``'s ``*_LINE``) -> points
+    round_lines: list[list[dict[str, int]]] = field(default_factory=list)
     boss_tie: str = "passes"  # the table's reading of the boss tie (rules option ``boss_tie``)
     deck_out: str = END  # what happens when the deck cannot deal the next round (rules option ``deck_out``)
     #: points the host's corrections add to each seat's score (empty: none yet)
     corrections: list[int] = field(default_factory=list)
     #: Recyclers each seat has played (openly) this round
     recycled: list[int] = field(default_factory=list)
-    #: the host ended the game early (``end``): what was skipped ("" otherwise)
-    ended_early: str = ""
+    #: the host ended the game early (``end``): when and why (``None`` otherwise)
+    ended_early: EarlyEnd | None = None
     #: the final totals when the host ended the game early (the stations as they stood)
     final_totals: list[int] = field(default_factory=list)
 
@@ -160,7 +170,7 @@ def waiting_for(state: WasteState) -> str:
         return says("wait_draft", seats=comma_list(holding))
     if state.phase is Phase.MARKET:
         missing = [str(i + 1) for i, p in enumerate(state.piles) if len(p.face_up) < 2]
-        return says("wait_market", piles=comma_list(missing))
+        return says("wait_market" if len(missing) == 1 else "wait_market_piles", piles=comma_list(missing))
     if state.phase is Phase.AUCTION:
         waiting = [names[s] for s in range(n) if state.offers[s] is None]
         return says("wait_offers", seats=comma_list(waiting))
@@ -186,9 +196,15 @@ def waiting_for(state: WasteState) -> str:
             else:
                 parts.append(says("wait_sort", seat=names[s]))
         return semicolon_list(parts)
-    how = says("ended_how", ended=state.ended_early) if state.ended_early else ""
+    how = says("ended_how", ended=early_end_words(state.ended_early)) if state.ended_early else ""
     totals = comma_list(says("name_value", name=names[s], value=t) for s, t in enumerate(seat_totals(state)))
     return says("wait_over", how=how, totals=totals)
+
+
+def early_end_words(end: EarlyEnd) -> str:
+    """``ended early by the host in round 2 (the pub closes)``."""
+    reason = says("end_reason", reason=end.reason) if end.reason else ""
+    return says("ended_early", round=end.round, reason=reason)
 
 
 def seat_totals(state: WasteState) -> list[int]:

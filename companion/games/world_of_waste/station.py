@@ -69,7 +69,7 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
     lines: list[Explanation] = []
     if scan is not None:
         match_scan(state, seat, scan, secret)
-        lines.append(say(says("scan_matches", seat=name, count=len(scan)), SORT_RULE))
+        lines.append(say(says("scan_matches", seat=name, cards=cards(len(scan))), SORT_RULE))
     state.stations[seat].sort(key=cat.sort_key)
     state.sorted[seat] = True
     counts = type_counts(cat, state.stations[seat])
@@ -153,4 +153,4 @@ def station(state: WasteState, move: Move) -> list[Explanation]:
     if state.phase is Phase.PLAY and not state.sorted[seat]:
         return sort_seat(state, seat, move.cards, by_seat=False)
     match_scan(state, seat, move.cards)
-    return [say(says("scan_matches", seat=state.names[seat], count=len(move.cards)), SORT_RULE)]
+    return [say(says("scan_matches", seat=state.names[seat], cards=cards(len(move.cards))), SORT_RULE)]

@@ -11,6 +11,7 @@ from companion.games.world_of_waste.state import (
     Phase,
     WasteState,
     deck_count,
+    early_end_words,
     hand_size,
     recyclers_to_play,
     seat_totals,
@@ -18,7 +19,7 @@ from companion.games.world_of_waste.state import (
     type_counts,
     waiting_for,
 )
-from companion.games.world_of_waste.words import says, semicolon_list
+from companion.games.world_of_waste.words import SCORE_LINES, says, semicolon_list
 
 
 def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
         "round": state.round,
         "rounds": ROUNDS,
         "phase": state.phase.value,
-        "ended_early": state.ended_early or None,
+        "ended_early": early_end_words(state.ended_early) if state.ended_early else None,
         "boss": state.boss,
         "bosses": list(state.bosses),
         "hand_size": hand_size(n),
@@ -95,7 +96,12 @@ def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
             "unseen": state.unseen,
         },
         "round_scores": [
-            {"round": i + 1, "totals": t, "lines": state.round_lines[i] if i < len(state.round_lines) else []}
+            {
+                "round": i + 1,
+                "totals": t,
+                "lines": [{SCORE_LINES[code]: pts for code, pts in seat.items()} for seat in state.round_lines[i]]
+                if i < len(state.round_lines) else [],
+            }
             for i, t in enumerate(state.round_totals)
         ],
         "card_types": [
@@ -138,6 +144,6 @@ def public_notes(state: WasteState) -> list[str]:
     if not unverified:
         return []
     return [
-        says("unverified_note", count=len(unverified)),
+        says("unverified_note_one" if len(unverified) == 1 else "unverified_note", count=len(unverified)),
         says("unverified_list", values=semicolon_list(unverified)),
     ]

@@ -5,9 +5,14 @@ Explanation lines, refusals, hint labels and reasons, form field labels, the
 status line and the words of the views are ``str.format`` templates with named
 fields in :data:`SAYS`, keyed by a short name and grouped by the module that
 says them; :func:`says` fills one in.  A translation replaces this table (and
-the small helpers below that write counts and lists) and nothing else: the
-modules compute the values (names, numbers, card labels) and pass them in
-already written.
+the small helpers below that write counts and lists, the ways a card's name
+may be typed, and the names of codes) and nothing else: the modules compute
+the values (names, numbers, card labels) and pass them in already written.
+
+Codes (a round's phase, who sends a command, a command, a score line) stay
+codes in the state, the events and the views' data; where a sentence shows
+one, it shows its name from :data:`PHASE_NAMES`, :data:`ACTOR_NAMES`,
+:data:`COMMAND_VERBS` or :data:`SCORE_LINES`.
 """
 
 from __future__ import annotations
@@ -71,6 +76,11 @@ def and_list(items: Iterable[object]) -> str:
     return " and ".join(str(i) for i in items)
 
 
+def or_list(items: Iterable[object]) -> str:
+    """``deal or play``."""
+    return " or ".join(str(i) for i in items)
+
+
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
     return "; ".join(str(i) for i in items)
@@ -79,6 +89,60 @@ def semicolon_list(items: Iterable[object]) -> str:
 def plus_list(items: Iterable[object]) -> str:
     """``8 + 8 + 3``."""
     return " + ".join(str(i) for i in items)
+
+
+# the ways a card type's name may be typed ------------------------------------------------
+def name_forms(name: str) -> tuple[str, str, str]:
+    """A card type's name as printed, in the singular and in the plural: the
+    ways a command may name the type (``Paper``, ``Paper``, ``Papers``;
+    ``Textiles``, ``Textile``, ``Textiles``)."""
+    singular = name[:-1] if name.endswith("s") else name
+    return (name, singular, singular + "s")
+
+
+# the names of codes, where a sentence shows one ----------------------------------------
+#: the steps of a round (the values of ``state.Phase``)
+PHASE_NAMES: Mapping[str, str] = {
+    "deal": "deal",
+    "draft": "draft",
+    "market": "market",
+    "auction": "auction",
+    "choose": "choose",
+    "play": "play",
+    "over": "over",
+}
+
+#: who sends a command (the values of ``commands.ActorKind``)
+ACTOR_NAMES: Mapping[str, str] = {"seat": "seat", "host": "host", "chance": "chance"}
+
+#: each command (``moves.COMMANDS``) as the verb of "Ada cannot pick for Ben"
+COMMAND_VERBS: Mapping[str, str] = {
+    "deal": "deal",
+    "pick": "pick",
+    "bonus": "lay out a bonus pile",
+    "offer": "offer",
+    "choose": "choose",
+    "reveal": "reveal",
+    "recycle": "recycle",
+    "draw": "draw",
+    "sort": "sort",
+    "station": "scan a station",
+    "boss": "give the boss card",
+    "correct": "correct",
+    "end": "end the game",
+}
+
+#: the score sheet's lines, by the code the state keeps (``scoring``'s ``*_LINE``)
+SCORE_LINES: Mapping[str, str] = {
+    "food": "Food waste and compost",
+    "electronics": "Electronics",
+    "textiles": "Textiles",
+    "metal": "Metal",
+    "paper": "Paper",
+    "hazardous": "Hazardous waste",
+    "plastic": "Plastic",
+    "correction": "Host correction",
+}
 
 
 #: every sentence of World of Waste, by key: ``str.format`` templates with named
@@ -94,6 +158,7 @@ SAYS: Mapping[str, str] = {
     "tie_boss": "wins the tie as the boss",
     "tie_auction_value": "wins the tie with the higher auction value",
     "tie_left_of_boss": "wins the tie as closest to the left of the boss",
+    "tie_unverified_value": "; unverified auction value used: {names}",
     "tie_unverified_values": "; unverified auction values used: {names}",
     "offered_nothing": "{seat} offered no card and gets no bonus pile",
     "no_pile_keeps_offer": "{seat} gets no bonus pile and keeps the offered cards",
@@ -125,6 +190,7 @@ SAYS: Mapping[str, str] = {
     "wait_deal": "{boss} (boss) deals {hand} cards each; waiting for the cards of {seats}",
     "wait_draft": "draft: {seats} to pick a card and pass the pile left",
     "wait_market": "marketplace: waiting for the face-up cards of bonus pile {piles}",
+    "wait_market_piles": "marketplace: waiting for the face-up cards of bonus piles {piles}",
     "wait_offers": "auction: waiting for the secret offers of {seats}",
     "wait_choose": "auction: {seat} chooses a bonus pile",
     "wait_face_down": "{seat} records the face-down card",
@@ -162,7 +228,7 @@ SAYS: Mapping[str, str] = {
     "reshuffle_short": "Even with the incineration pile ({back}) shuffled back the deck would hold {count}",
     "cannot_deal": "Round {next} cannot be dealt: the game ends after round {round} with the final scoring",
     # draft.py: the deal and the draft
-    "deal_too_many": "{seat} is dealt {size} cards with {seats} seats; {recorded} are recorded and {more} more "
+    "deal_too_many": "{seat} is dealt {size} cards with {seats} seats; {recorded} {is_are} recorded and {more} more "
                      "would make {total}",
     "dealt_private": "{seat} is dealt {cards}",
     "dealt_count": "{seat} has {dealt} of {size} cards dealt",
@@ -226,7 +292,7 @@ SAYS: Mapping[str, str] = {
     "not_finished": "{seat} has not finished this round on the phone yet (every Recycler is played before sorting): "
                     "the seat sorts, or the scan is entered after it has",
     "play_recyclers_first": "{seat} must play every Recycler before sorting: {cards} not played yet",
-    "scan_matches": "The scan of {seat}'s station matches the record ({count} cards)",
+    "scan_matches": "The scan of {seat}'s station matches the record ({cards})",
     "type_count": "{count} {name}",
     "sorted_nothing": "nothing",
     "sorts": "{seat} sorts the waste into the station: {summary}",
@@ -304,21 +370,15 @@ SAYS: Mapping[str, str] = {
     # views.py: the screens' words, the status line, the public notes
     "view_face_down": "face down",
     "status": "Round {round} of {rounds}: {waiting}",
+    "unverified_note_one": "{count} World of Waste data value is an unverified default; the score sheet says when it "
+                           "was used. Correct it with an edition file (docs/editions.md).",
     "unverified_note": "{count} World of Waste data values are unverified defaults (card counts, auction values, "
                        "Paper for 3-7 cards); the score sheet says when one was used. Correct them with an edition "
                        "file (docs/editions.md).",
     "unverified_list": "Unverified: {values}",
     # game.py: the edition's data refused at setup
     "bad_data": "the World of Waste data cannot be used: {problems}",
-    # scoring.py: the score sheet's lines, details and notes
-    "line_correction": "Host correction",
-    "line_food": "Food waste and compost",
-    "line_electronics": "Electronics",
-    "line_textiles": "Textiles",
-    "line_metal": "Metal",
-    "line_paper": "Paper",
-    "line_hazardous": "Hazardous waste",
-    "line_plastic": "Plastic",
+    # scoring.py: the score sheet's details and notes (its lines' labels: SCORE_LINES)
     "detail_food": "{food} food, {compost} compost: {on} food on compost × 3 + {rest} × 1",
     "detail_electronics": "{small} small + {large} large = {units} electronics; all seats: {all}",
     "detail_textiles": "{count} textiles: 5 per pair × {pairs}",
@@ -327,9 +387,11 @@ SAYS: Mapping[str, str] = {
     "detail_no_paper": "0 paper",
     "detail_hazardous": "{count} hazardous: 12 per full five × {fives}, -2 × {rest}",
     "detail_plastic": "{count} plastic; all seats: {all}",
-    "paper_unverified": "Paper runs of {runs} cards were scored with an unverified default of the Paper table ({values})",
+    "paper_unverified_run": "Paper runs of {cards} were scored with an unverified default of the Paper table ({values})",
+    "paper_unverified_runs": "Paper runs of {runs} cards were scored with unverified defaults of the Paper table ({values})",
     "run_value": "{count} → {value}",
-    "tiebreak_unverified": "the tie-break (auction value of the station) uses unverified auction values: {values}",
+    "tiebreak_unverified_value": "the tie-break (auction value of the station) uses an unverified auction value: {values}",
+    "tiebreak_unverified_values": "the tie-break (auction value of the station) uses unverified auction values: {values}",
     "detail_correction": "set by the host (see the log for why)",
     "correct_unverified": "correct unverified values with an edition file (docs/editions.md, docs/games/world-of-waste.md)",
     "tiebreak": "auction value of the station",
@@ -339,14 +401,14 @@ SAYS: Mapping[str, str] = {
     "provisional": "provisional: round {round} of {rounds} is being played",
     "ended_sheet": "the game was {ended}: the stations are scored as they stood",
     # position.py: a position block's refusals, by field
-    "pos_phase_choices": "is one of deal, play",
-    "pos_give_phase": "the base position is in the {phase} step: give the phase (deal or play)",
+    "pos_phase_choices": "is one of {phases}",
+    "pos_give_phase": "the base position is in the {phase} step: give the phase ({phases})",
     "pos_play_needs_hands": "a position in the play step needs each seat's cards of this round",
     "pos_hands_in_play": "seats hold cards of their own only in the play step (the deal comes first)",
     "pos_card_list": "must be a list of cards (ids like PAP-3, or types like Paper)",
     "pos_placed_twice": "{card} is placed twice (also at {where})",
     "pos_all_placed": "every {name} card ({copies} in this edition) is placed already",
-    "pos_deck_limit": " (only {count} cards are placed nowhere)",
+    "pos_deck_limit": " (only {cards} {is_are} placed nowhere)",
     "pos_two_places": "a card lies in two places",
     "pos_not_in_deck": "a card that is not in this edition's deck",
     "pos_deck_too_big": "cannot hold more cards than are placed nowhere",
@@ -362,7 +424,7 @@ SAYS: Mapping[str, str] = {
     "code_is": "{code} = {name}",
     "unverified_copies": "{name}: copies in the deck",
     "unverified_hammer": "{name}: auction value",
-    "unverified_paper": "Paper: {count} cards",
+    "unverified_paper": "Paper: {cards}",
     "ed_value_object": "{where}: must be an object like {{\"value\": 3, \"source\": \"...\"}} or "
                        "{{\"value\": 3, \"verified\": false}}",
     "ed_value_whole": "{where}: 'value' must be a whole number, not {value!r}",
@@ -378,7 +440,7 @@ SAYS: Mapping[str, str] = {
     "ed_paper_object": "'paper' must be an object: number of papers in a run (\"1\"..\"8\") -> points",
     "ed_paper_runs": "paper: only runs of 1..8 papers are scored (seed 001, Paper), not {extra}",
     "ed_paper_order": "paper: a longer run must never be worth less than a shorter one",
-    "ed_deck_small": "cards: the deck holds {total} cards, fewer than one round at four seats needs ({need})",
+    "ed_deck_small": "cards: the deck holds {cards}, fewer than one round at four seats needs ({need})",
     # options.py: the rules options the host picks at setup
     "opt_boss_tie": "The current boss ties for the fewest points",
     "opt_boss_tie_passes": "the boss card passes to the tied seat closest to the left of the boss; the boss comes last",
