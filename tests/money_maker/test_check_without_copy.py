@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,12 +28,14 @@ import pytest
 from hypothesis import Phase, given
 from hypothesis import strategies as st
 
-from companion.commands import CHANCE, HOST, Actor, Command
-from companion.errors import Refusal
+from companion.commands import CHANCE, HOST, Actor, ActorKind, Command
+from companion.errors import IllegalMove, Refusal
 from companion.games.base import ActionHint
+from companion.games.money_maker import citations as C
 from companion.games.money_maker import rules
-from companion.games.money_maker.moves import VOCABULARY
-from companion.games.money_maker.state import MoneyMakerState
+from companion.games.money_maker.moves import VOCABULARY, Move
+from companion.games.money_maker.state import FIRST_AUCTION, MoneyMakerState
+from companion.games.money_maker.words import says
 from tests import before
 from tests import check_comparison as checks
 from tests.check_comparison import Tally
@@ -46,8 +49,23 @@ RULES_BEFORE = before.load("money_maker", "rules")
 HINTS_BEFORE = before.load("money_maker", "hints")
 
 
+def apply_before(state: MoneyMakerState, move: Move) -> Any:
+    """The code before, with what later changes altered on purpose as today has it:
+    chance may not close the auction for the first turn (the host or the high bidder
+    closes it), and one good is "1 production good", not "1 production goods"."""
+    assert RULES_BEFORE is not None
+    chance = move.actor.kind is ActorKind.CHANCE
+    if move.name == "close_auction" and chance and state.phase == FIRST_AUCTION and state.auction is not None:
+        raise IllegalMove(says("first_auction_closer"), C.FIRST_TURN)
+    try:
+        return RULES_BEFORE.apply(state, move)
+    except Refusal as err:
+        message = re.sub(r"\b1 (production|consumer) goods\b", r"1 \1 good", err.message)
+        raise type(err)(message, err.rule) from None
+
+
 def compare(state: Any, command: Command, tally: Tally) -> None:
-    checks.compare(GAME, rules.apply, RULES_BEFORE.apply if RULES_BEFORE is not None else None,
+    checks.compare(GAME, rules.apply, apply_before if RULES_BEFORE is not None else None,
                    state, command, tally, general=lambda message: message.startswith("the game is over"))
 
 

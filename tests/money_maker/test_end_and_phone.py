@@ -1,4 +1,4 @@
-"""The host's 'end' command, the first-turn auction closed by its high bidder,
+"""The host's 'end' command, the first-turn auction closed by its high bidder (or the host),
 the action card drawn told on the phone, and the view's wording around the first turn."""
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ import pytest
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import IllegalMove, NotYourTurn, Refusal
 from companion.games.base import HOST_SCREEN, TABLE_SCREEN, seat_viewer
-from companion.games.money_maker.state import BANK_RUN, DRAW, FIRST_AUCTION, OVER, PAYMENT
+from companion.games.money_maker.state import (
+    BANK_RUN,
+    DRAW,
+    FIRST_AUCTION,
+    OVER,
+    PAYMENT,
+    MoneyMakerState,
+)
 from companion.rules import EARLY_END
 from companion.store import LogEntry
 from companion.table import Room, fold
@@ -182,6 +189,44 @@ def test_before_both_cards_are_open_the_high_bidder_is_offered_a_close_that_is_r
     close = [h for h in GAME.actions(s, Actor.of_seat(1)) if h.command == "close_auction"]
     assert close and not close[0].enabled and "open 2" in close[0].reason
     assert s.phase == FIRST_AUCTION
+
+
+def _first_auction(bid: bool) -> MoneyMakerState:
+    s = new_state(["Ann", "Bob", "Cas"])
+    s, _ = do(s, "chance", "draw", card="TEXT-1")
+    s, _ = do(s, "chance", "draw", card="FARM-1")
+    if bid:
+        s, _ = do(s, "Bob", "bid", amount=2)
+    return s
+
+
+@pytest.mark.parametrize("bid", [True, False])
+def test_chance_does_not_close_the_first_turn_auction(bid: bool) -> None:
+    """The manual names nobody who calls "Sold!"; the companion lets the host or the
+    high bidder close it (the vocabulary, docs/games/money-maker.md).  Chance, which
+    only draws and rolls, was let through: it sold the first turn itself."""
+    s = _first_auction(bid)
+    with pytest.raises(IllegalMove, match=r"the host \(or the highest bidder\) closes the auction for the first turn") as err:
+        do(s, "chance", "close_auction")
+    assert err.value.rule is not None and err.value.rule.section == "Who starts the game?"
+    do(s, "host", "close_auction")  # the host still may
+
+
+def test_a_close_is_offered_to_exactly_the_actors_the_check_lets_close() -> None:
+    """No page offers a close the check refuses, and none hides one it accepts:
+    the first-turn auction with and without a bid, and an investment card's."""
+    opened, _ = do(started(["Ann", "Bob", "Cas"]), "Ann", "open_auction", card="TEXT-1")
+    overbid, _ = do(opened, "Cas", "bid", amount=9)
+    for state in (_first_auction(True), _first_auction(False), opened, overbid):
+        for actor in (HOST, CHANCE, *(Actor.of_seat(i) for i in range(3))):
+            offered = any(h.enabled for h in GAME.actions(state, actor) if h.command == "close_auction")
+            try:
+                GAME.check(state, GAME.parse(state, Command(actor, "close_auction", {})))
+            except Refusal:
+                accepted = False
+            else:
+                accepted = True
+            assert offered == accepted, f"{actor} in {state.phase}: offered {offered}, accepted {accepted}"
 
 
 # the action card drawn ------------------------------------------------------------------------

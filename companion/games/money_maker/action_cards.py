@@ -25,7 +25,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, says, signed
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, says, signed
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -76,7 +76,8 @@ def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: P
     code, plan = check_buy_action(state, seat, raw, payment)
     if _reshuffles(state):
         state.actions_out -= len(state.action_discard)
-        lines.append(say(says("action_reshuffle", count=len(state.action_discard)), C.STEP4))
+        count = len(state.action_discard)
+        lines.append(say(says("action_reshuffle_one" if count == 1 else "action_reshuffle", count=count), C.STEP4))
         state.action_discard = []
     price = state.comp.action_price
     paid = make_payment(state, seat, plan)
@@ -136,9 +137,10 @@ def check_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str
         raise IllegalMove(says("vault_lacks_gold", seat=state.names[seat], gold=-gold), C.ACTION_CARDS)
     for market, n in goods.items():
         if n > state.natural[market]:
-            raise IllegalMove(says("natural_reserve_only", market=market, count=state.natural[market]), C.ACTION_CARDS)
+            raise IllegalMove(says("natural_reserve_only", market=MARKET_NAMES[market], count=state.natural[market]), C.ACTION_CARDS)
         if -n > bank.goods[market]:
-            raise IllegalMove(says("vault_lacks_goods", seat=state.names[seat], count=-n, market=market), C.ACTION_CARDS)
+            lacking = says("vault_lacks_goods", seat=state.names[seat], count=-n, market=MARKET_NAMES[market], goods=good_goods(-n))
+            raise IllegalMove(lacking, C.ACTION_CARDS)
 
 
 def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, int], lines: Lines) -> None:
@@ -152,7 +154,7 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
         bank.goods[market] += n
     lines.append(say(says("host_records_effect", seat=state.names[seat]), C.ACTION_CARDS))
     parts = ([says("signed_gold", gold=signed(gold))] if gold else []) + [
-        says("count_market", count=signed(n), market=m) for m, n in goods.items() if n
+        says("count_market", count=signed(n), market=MARKET_NAMES[m]) for m, n in goods.items() if n
     ]
     lines.append(say(says("recorded_for_you", parts=comma_list(parts) or says("nothing")), C.ACTION_CARDS, audience=[seat]))
     private(state, seat, lines)

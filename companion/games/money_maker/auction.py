@@ -35,7 +35,7 @@ from companion.games.money_maker.state import (
     phase_words,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -82,7 +82,7 @@ def check_close_auction(state: MoneyMakerState, by_host: bool, seat: int | None)
     if state.phase not in (FIRST_AUCTION, AUCTION) or auction is None:
         raise IllegalMove(says("no_auction_to_close", waiting=phase_words(state)), C.STEP2)
     if state.phase == FIRST_AUCTION:
-        if not by_host and seat is not None and auction.bidder != seat:
+        if not by_host and (seat is None or auction.bidder != seat):  # chance (no seat) never closes it
             raise IllegalMove(says("first_auction_closer"), C.FIRST_TURN)
         if len(state.open_cards) < state.comp.open_at_start:
             raise IllegalMove(
@@ -176,7 +176,7 @@ def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -
         more = says("more_valued", more=n - taken, price=state.comp.reserve_price) if taken < n else ""
         lines.append(
             say(
-                says("goods_leave_market", count=taken, market=market, more=more),
+                says("good_leaves_market" if taken == 1 else "goods_leave_market", count=taken, market=MARKET_NAMES[market], more=more),
                 C.OPENING_BID,
             )
         )

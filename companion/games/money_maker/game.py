@@ -143,7 +143,8 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
 
     def public_notes(self, state: MoneyMakerState) -> list[str]:
         if state.comp.unverified:
-            return [says("public_unverified", count=len(state.comp.unverified))]
+            count = len(state.comp.unverified)
+            return [says("public_unverified_one" if count == 1 else "public_unverified", count=count)]
         return []
 
     # hardware ---------------------------------------------------------------------

@@ -41,7 +41,7 @@ from companion.games.money_maker.state import (
     opening_bid,
     sell_price,
 )
-from companion.games.money_maker.words import comma_list, die_dice, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, die_dice, good_goods, says
 
 
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
@@ -280,7 +280,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "buy",
-                    says("hint_buy", market=m, price=market_price(state, m)),
+                    says("hint_buy", market=MARKET_NAMES[m], price=market_price(state, m)),
                     why,
                     {"market": m},
                     fields=(
@@ -295,7 +295,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "sell",
-                    says("hint_sell", market=m, price=sell_price(state, m)),
+                    says("hint_sell", market=MARKET_NAMES[m], price=sell_price(state, m)),
                     why,
                     {"market": m},
                     fields=(Field("count", says("field_how_many"), "number", minimum=1, maximum=max(have, 1), default=1),),
@@ -307,10 +307,12 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             why = turn_reason or (IllegalMove(says("why_produced_already"), C.PRODUCING) if card_id in state.produced else None)
             fields: tuple[Field, ...] = ()
             if kind.is_trading:
-                into = tuple(Choice(m, m) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade)
-                fields = (Field("into", says("field_convert", trade=kind.trade), "choice", into),)
+                into = tuple(
+                    Choice(m, MARKET_NAMES[m]) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade
+                )
+                fields = (Field("into", says("field_convert", trade=kind.trade, goods=good_goods(kind.trade)), "choice", into),)
                 if not into and not why:
-                    why = IllegalMove(says("why_converts_exactly", trade=kind.trade), C.PRODUCING)
+                    why = IllegalMove(says("why_converts_exactly", trade=kind.trade, goods=good_goods(kind.trade)), C.PRODUCING)
             out.append(ActionHint.refused("produce", says("hint_produce", name=kind.name, card=card_id), why, {"card": card_id}, fields))
         out.append(ActionHint.refused("end_trading", says("hint_end_trading"), turn_reason))
     # step 4

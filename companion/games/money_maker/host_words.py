@@ -6,12 +6,16 @@ a game's module (``tests/core/test_shape.py``).
 The rules options and setup refusals, the edition file's problems, a position
 block refused, the host's corrections, and commands whose arguments have the
 wrong shape: ``str.format`` templates with named fields, grouped by the module
-that says them.
+that says them; and the names of the phases a position block refuses to leave.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+#: what the base position of a position block is in the middle of, by phase
+#: (the phases a block may not leave: ``state.PAYMENT``, ``AUCTION``, ``BANK_RUN``)
+PHASES_UNDER_WAY: Mapping[str, str] = {"payment": "a payment", "auction": "an auction", "bank-run": "a bank run"}
 
 #: the host's words, by key (no key is also in ``words._PLAY``: the guard test checks)
 HOST_SAYS: Mapping[str, str] = {
@@ -59,6 +63,8 @@ HOST_SAYS: Mapping[str, str] = {
     "reserve_too_small": "the Gold Reserve cannot pay every seat its starting gold",
     "public_unverified": "{count} component groups use unverified default values (ring blocks, market prices, meter, "
                          "cards): transcribe your edition (docs/editions.md)",
+    "public_unverified_one": "{count} component group uses unverified default values (ring blocks, market prices, meter, "
+                             "cards): transcribe your edition (docs/editions.md)",
     # options.py: the rules options the host picks at setup
     "opt_dice_count": "Which banks the credit die counts: more than 10/20 credit on the affected blocks, or at least",
     "opt_dice_more_than": "a bank counts with more than 10 (20) credit on the affected blocks; exactly 10 does not",
@@ -128,7 +134,8 @@ HOST_SAYS: Mapping[str, str] = {
     "pos_game_lasts": " (this game lasts {length} bank runs)",
     "pos_run_on": "a bank run is being played: finish it first",
     "pos_circle": " (the circle starts a bank run)",
-    "pos_mid_phase": "the base position is in the middle of a {phase}: finish it first",
+    "pos_mid_phase": "the base position is in the middle of {under_way}: finish it first",
+    "pos_game_over": "the game of the base position is over: no turn or phase follows it",
     "pos_phase_one_of": "is one of {phases}",
     "pos_turn_bankrupt": "{seat} is bankrupt, out of the game",
     "pos_rating_is": "is a ring ({rings} or 1-{count}) or 'prison', not {raw!r}",

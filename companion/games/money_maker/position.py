@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.money_maker.components import MARKETS
+from companion.games.money_maker.host_words import PHASES_UNDER_WAY
 from companion.games.money_maker.state import (
     ACTION,
     BANK_RUN,
@@ -42,13 +43,14 @@ from companion.games.money_maker.state import (
     FIRST_AUCTION,
     INSOLVENT,
     INVEST,
+    OVER,
     PRISON,
     TRADE,
     UNSETTLED,
     MoneyMakerState,
     card_kind,
 )
-from companion.games.money_maker.words import comma_list, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
 from companion.position import PositionError, Reader, pool_rest, seat_blocks, seat_index
 
 TOP = ("turn", "phase", "turn_no", "meter", "bank_runs_done", "reserve", "markets", "open_cards", "banks")
@@ -127,7 +129,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
             if natural < 0:
                 raise PositionError(
                     "markets" if top.has("markets") else "banks",
-                    says("pos_goods_too_many", market=m, goods=comp.markets[m].goods),
+                    says("pos_goods_too_many", market=MARKET_NAMES[m], goods=comp.markets[m].goods),
                 )
             st.natural[m] = natural
 
@@ -201,8 +203,10 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
     if top.has("phase") and top.get("phase") != st.phase:
         phase = top.text("phase", PHASES)
     if turn != st.turn or phase != st.phase:
+        if st.phase == OVER:
+            raise PositionError("phase", says("pos_game_over"))
         if st.phase not in (*PHASES, FIRST_AUCTION):
-            raise PositionError("phase", says("pos_mid_phase", phase=st.phase.replace("-", " ")))
+            raise PositionError("phase", says("pos_mid_phase", under_way=PHASES_UNDER_WAY[st.phase]))
         if phase == FIRST_AUCTION:
             raise PositionError("phase", says("pos_phase_one_of", phases=comma_list(PHASES)))
         if st.banks[turn].bankrupt:
@@ -319,7 +323,7 @@ def problems(state: MoneyMakerState) -> list[tuple[str, str]]:
         if not 0 <= state.markets[m] <= len(market.slots):
             out.append((f"markets.{m}", says("pos_market_has_slots", slots=len(market.slots))))
         if state.natural[m] < 0 or state.markets[m] + state.natural[m] + in_vaults + state.removed_goods[m] != market.goods:
-            out.append((f"markets.{m}", says("pos_goods_total", goods=market.goods, market=m)))
+            out.append((f"markets.{m}", says("pos_goods_total", goods=market.goods, market=MARKET_NAMES[m])))
     for bank in state.banks:
         where = f"banks.{names[bank.seat]}"
         if bank.gold < 0:

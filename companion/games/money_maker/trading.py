@@ -25,7 +25,7 @@ from companion.games.money_maker.state import (
     card_kind,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, plus_list, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, plus_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -44,7 +44,7 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
     done = state.bought.get(market, 0)
     if done + count > limit:
         raise IllegalMove(
-            says("buy_limit", limit=limit, seat=state.names[seat], done=done, market=market),
+            says("buy_limit", limit=limit, seat=state.names[seat], done=done, market=MARKET_NAMES[market], goods=good_goods(done)),
             C.BUYING,
         )
     fill = state.markets[market]
@@ -58,8 +58,9 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
             prices.append(state.comp.reserve_price)
             natural -= 1
         else:
-            raise IllegalMove(says("no_goods_left", market=market), C.BUYING)
-    return prices, check_payment(state, seat, sum(prices), payment, what=says("goods_count", count=count, market=market))
+            raise IllegalMove(says("no_goods_left", market=MARKET_NAMES[market]), C.BUYING)
+    what = says("goods_count", count=count, market=MARKET_NAMES[market], goods=good_goods(count))
+    return prices, check_payment(state, seat, sum(prices), payment, what=what)
 
 
 def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: Payment, lines: Lines) -> None:
@@ -74,7 +75,10 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
     state.bought[market] = state.bought.get(market, 0) + count
     lines.append(
         say(
-            says("buys", seat=state.names[seat], count=count, market=market, prices=plus_list(prices), total=total, paid=describe(state, paid)),
+            says(
+                "buys", seat=state.names[seat], count=count, market=MARKET_NAMES[market], goods=good_goods(count),
+                prices=plus_list(prices), total=total, paid=describe(state, paid),
+            ),
             C.BUYING,
         )
     )
@@ -87,7 +91,11 @@ def check_sell(state: MoneyMakerState, seat: int, market: str, count: int) -> No
     require_turn(state, seat, (INVEST, TRADE), says("what_selling"))
     bank = state.banks[seat]
     if bank.goods[market] < count:
-        raise IllegalMove(says("holds_goods_not", seat=state.names[seat], held=bank.goods[market], market=market, count=count), C.SELLING)
+        held = bank.goods[market]
+        raise IllegalMove(
+            says("holds_goods_not", seat=state.names[seat], held=held, market=MARKET_NAMES[market], goods=good_goods(held), count=count),
+            C.SELLING,
+        )
 
 
 def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: Lines) -> None:
@@ -106,7 +114,11 @@ def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: L
             state.natural[market] += 1
     bank.goods[market] -= count
     earned = sum(prices)
-    lines.append(say(says("sells", seat=state.names[seat], count=count, market=market, prices=plus_list(prices), earned=earned), C.SELLING))
+    sold = says(
+        "sells", seat=state.names[seat], count=count, market=MARKET_NAMES[market], goods=good_goods(count),
+        prices=plus_list(prices), earned=earned,
+    )
+    lines.append(say(sold, C.SELLING))
     receive_earnings(state, seat, earned, lines)
 
 
@@ -158,7 +170,10 @@ def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None)
         source = "consumer" if into == "production" else "production"
         if bank.goods[source] < kind.trade:
             raise IllegalMove(
-                says("converts_exactly", name=kind.name, trade=kind.trade, source=source, seat=state.names[seat], held=bank.goods[source]),
+                says(
+                    "converts_exactly", name=kind.name, trade=kind.trade, source=MARKET_NAMES[source], goods=good_goods(kind.trade),
+                    seat=state.names[seat], held=bank.goods[source],
+                ),
                 C.PRODUCING,
             )
     return card_id
@@ -184,8 +199,8 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
         lines.append(
             say(
                 says(
-                    "converts", seat=state.names[seat], name=kind.name, trade=kind.trade, source=source, got=got, into=into,
-                    bonus=guild, short=short,
+                    "converts", seat=state.names[seat], name=kind.name, trade=kind.trade, source=MARKET_NAMES[source],
+                    goods=good_goods(kind.trade), got=got, into=MARKET_NAMES[into], goods_got=good_goods(got), bonus=guild, short=short,
                 ),
                 C.PRODUCING,
             )
@@ -198,7 +213,7 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
             state.natural[market] -= got
             bank.goods[market] += got
             parts.append(
-                says("count_market", count=got, market=market) + (says("reserve_had_only", got=got) if got < want else "")
+                says("count_market", count=got, market=MARKET_NAMES[market]) + (says("reserve_had_only", got=got) if got < want else "")
             )
         guild = says("guild_bonus") if bonus else ""
         lines.append(

@@ -31,7 +31,7 @@ from companion.games.money_maker.state import (
     phase_words,
     sell_price,
 )
-from companion.games.money_maker.words import comma_list, says
+from companion.games.money_maker.words import comma_list, die_dice, says
 
 
 def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
@@ -192,7 +192,8 @@ def status(state: MoneyMakerState) -> str:
     if state.phase == BANK_RUN and state.bank_run is not None:
         run = state.bank_run
         if not run.started:
-            return says("status_run_roll", number=run.number, count=run.needed - len(run.sectors))
+            count = run.needed - len(run.sectors)
+            return says("status_run_roll", number=run.number, count=count, dice=die_dice(count))
         waiting = [state.names[s] for s, st in sorted(run.standing.items()) if st in ("unsettled", "insolvent")]
         return says("status_run_waiting", number=run.number, seats=comma_list(waiting))
     return phase_words(state)

@@ -6,7 +6,8 @@ status line, the score sheet, the rules options and the words of the views are
 ``str.format`` templates with named fields in :data:`SAYS`, keyed by a short
 name and grouped by the module that says them; :func:`says` fills one in.  A
 translation replaces this table (and the small helpers below that write
-counts and lists) and nothing else: the modules compute the values (names,
+counts and lists, and the names of the codes a sentence shows: markets,
+standings, actors) and nothing else: the modules compute the values (names,
 numbers, card labels) and pass them in already written.
 """
 
@@ -31,6 +32,11 @@ def is_are(count: int) -> str:
 def die_dice(count: int) -> str:
     """``die`` or ``dice``, without the count."""
     return "die" if count == 1 else "dice"
+
+
+def good_goods(count: int) -> str:
+    """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
+    return "good" if count == 1 else "goods"
 
 
 def signed(number: int) -> str:
@@ -61,6 +67,17 @@ def plus_list(items: Iterable[object]) -> str:
 def names_list(names: list[str]) -> str:
     """``Ann, Bob and Cas`` (empty for none)."""
     return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
+
+
+# the names of codes a sentence shows (the codes stay codes in state, commands and JSON) -----
+#: a market, by its key
+MARKET_NAMES: Mapping[str, str] = {"production": "production", "consumer": "consumer"}
+#: a bank's standing in a bank run, by its code (``state.UNSETTLED`` ...)
+STANDING_NAMES: Mapping[str, str] = {
+    "unsettled": "unsettled", "solvent": "solvent", "insolvent": "insolvent", "degraded": "degraded", "bankrupt": "bankrupt",
+}
+#: who sent a command that is a seat's, by the kind of actor (``ActorKind`` values)
+ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
 
 #: the words of play (explanation lines, refusals, hints, status, score sheet,
@@ -129,7 +146,7 @@ _PLAY: Mapping[str, str] = {
     "redistributes": "{seat} redistributes its credit: {blocks}",
     # offers.py: deal offers, what they move, declined, withdrawn, lapsed
     "gold_count": "{gold} gold",
-    "goods_count": "{count} {market} goods",
+    "goods_count": "{count} {market} {goods}",
     "credit_of_own": "{amount} of its own credit",
     "credit_of": "{amount} of {issuer}'s credit",
     "offer_words": "{a} gives {a_gives}; {b} gives {b_gives}",
@@ -175,7 +192,7 @@ _PLAY: Mapping[str, str] = {
     "card_has_copies": "{name} has {copies}, not {copy}",
     "drawn_already": "{card} was drawn already; it is not in the deck",
     "count_market": "{count} {market}",
-    "card_trades": "trades {trade} goods of one kind into the other",
+    "card_trades": "trades {trade} {goods} of one kind into the other",
     "card_produces": "produces {output}",
     "card_opened": "{name} ({card}, guild {guild}) is opened: needs {needs}, {what}; opening bid now {opening}",
     "not_waiting_for_card": "Money Maker is not waiting for an investment card: {waiting}",
@@ -254,6 +271,7 @@ _PLAY: Mapping[str, str] = {
     "prison_no_auction": "{seat} is in debtors' prison: no auction in its turn",
     "beginner_open_gold": "the Beginner's Game has no credit: you cannot open above your gold",
     "goods_leave_market": "{count} {market} goods leave their market for the natural reserve{more}",
+    "good_leaves_market": "{count} {market} good leaves its market for the natural reserve{more}",
     "more_valued": " ({more} more valued at {price} each, the market being empty)",
     "opens_auction": "{seat} opens the auction on {card} at {opening}; anyone may overbid",
     "not_open_card": "{raw!r} is not an open investment card (open: {open})",
@@ -265,12 +283,12 @@ _PLAY: Mapping[str, str] = {
     "pays_off": "{seat} pays off all {amount} of its credit on {block} ({paid}) and takes it back",
     # trading.py: step 3, buying, selling, producing
     "what_buying": "buying goods",
-    "buy_limit": "at most {limit} goods per market per turn: {seat} bought {done} {market} goods already",
+    "buy_limit": "at most {limit} goods per market per turn: {seat} bought {done} {market} {goods} already",
     "no_goods_left": "no {market} goods are left in the market or its natural reserve",
-    "buys": "{seat} buys {count} {market} goods at {prices} = {total} ({paid})",
+    "buys": "{seat} buys {count} {market} {goods} at {prices} = {total} ({paid})",
     "what_selling": "selling goods",
-    "holds_goods_not": "{seat} holds {held} {market} goods, not {count}",
-    "sells": "{seat} sells {count} {market} goods for {prices} = {earned}",
+    "holds_goods_not": "{seat} holds {held} {market} {goods}, not {count}",
+    "sells": "{seat} sells {count} {market} {goods} for {prices} = {earned}",
     "earnings_pay_debt": "{seat} is in prison: {amount} of the earnings pays its debt instead",
     "reserve_short": "The Gold Reserve could pay only {given}; the {missing} missing comes off {seat}'s debt in the bank run",
     "trigger_reserve_empty": "the Gold Reserve is empty",
@@ -278,8 +296,8 @@ _PLAY: Mapping[str, str] = {
     "holds_no_card": "{seat} holds no investment card {raw!r} (cards: {cards})",
     "produced_already": "{card} has produced already this turn",
     "say_into": "{name} is a trading card: say 'into' production or consumer",
-    "converts_exactly": "{name} converts exactly {trade} {source} goods; {seat} holds {held}",
-    "converts": "{seat}'s {name} converts {trade} {source} goods into {got} {into} goods{bonus}{short}",
+    "converts_exactly": "{name} converts exactly {trade} {source} {goods}; {seat} holds {held}",
+    "converts": "{seat}'s {name} converts {trade} {source} {goods} into {got} {into} {goods_got}{bonus}{short}",
     "guild_bonus": " (guild bonus +1)",
     "natural_had_only": " (the natural reserve had only {got})",
     "reserve_had_only": " (reserve had only {got})",
@@ -293,6 +311,7 @@ _PLAY: Mapping[str, str] = {
     "no_action_to_buy": "every action card is in a vault: none to buy",
     "action_all_seen": "no {name} is left in the action deck: you hold or saw played all {copies}",
     "action_reshuffle": "The action deck is empty: the {count} discarded cards are reshuffled",
+    "action_reshuffle_one": "The action deck is empty: the {count} discarded card is reshuffled",
     "buys_action": "{seat} buys an action card for {price} ({paid}) and keeps it hidden",
     "your_action_card": "Your action card: {name}",
     "your_action_card_text": "Your action card: {name}: {text}",
@@ -304,7 +323,7 @@ _PLAY: Mapping[str, str] = {
                     "(deal / grant)",
     "reserve_only": "the Gold Reserve holds only {reserve}",
     "vault_lacks_gold": "{seat}'s vault does not hold {gold} gold",
-    "vault_lacks_goods": "{seat}'s vault does not hold {count} {market} goods",
+    "vault_lacks_goods": "{seat}'s vault does not hold {count} {market} {goods}",
     "host_records_effect": "The host records an action card's effect for {seat}",
     "signed_gold": "{gold} gold",
     "recorded_for_you": "Recorded for you: {parts}",
@@ -346,7 +365,7 @@ _PLAY: Mapping[str, str] = {
     "roll_over": " ({banks})",
     "the_dice": "The dice: {rolled}; {how}",
     "chip_blue_die": "blue credit die",
-    "goods_discarded": "{count} {market} goods are discarded from the market to its natural reserve",
+    "goods_discarded": "{count} {market} {goods} {is_are} discarded from the market to its natural reserve",
     "not_waiting_for_roll": "Money Maker is not waiting for a dice roll: {waiting}",
     # rules.py: who may send a move
     "done_by_a_seat": "{what} is done by a seat, not by {actor}",
@@ -431,8 +450,8 @@ _PLAY: Mapping[str, str] = {
     "why_hold_none": "you hold none",
     "hint_sell": "Sell {market} goods (next pays {price})",
     "why_produced_already": "produced already this turn",
-    "field_convert": "Convert {trade} goods into",
-    "why_converts_exactly": "it converts exactly {trade} goods of one kind: you hold fewer of each",
+    "field_convert": "Convert {trade} {goods} into",
+    "why_converts_exactly": "it converts exactly {trade} {goods} of one kind: you hold fewer of each",
     "hint_produce": "Produce with {name} ({card})",
     "hint_end_trading": "Done trading: on to step 4",
     "field_which_card": "Which card did you draw? (only you see it)",
@@ -456,7 +475,7 @@ _PLAY: Mapping[str, str] = {
     # views.py: the words of the screens, the status line
     "action_not_told": "an action card (not told)",
     "status_over": "Game over: {over}",
-    "status_run_roll": "Bank run {number}: roll {count} sector dice",
+    "status_run_roll": "Bank run {number}: roll {count} sector {dice}",
     "status_run_waiting": "Bank run {number}: waiting for {seats} (settle, negotiate, pay or degrade)",
 }
 
