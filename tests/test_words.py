@@ -8,14 +8,19 @@ a rules option.
 The scans read the games' source (``ast``): :func:`said_keys` the keys a
 module passes to ``says(...)``, :func:`inline_speech` the calls that carry
 words (``SPEAKERS``: which of their arguments are words) given a string
-literal or an f-string instead."""
+literal or an f-string instead.  A game's own page templates
+(``web/templates/games/``) take their words from the same table
+(``web/pagewords.py``): :func:`template_keys` reads the keys they say,
+:func:`template_words` any word they write themselves."""
 
 from __future__ import annotations
 
 import ast
+import re
 import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
 
@@ -65,6 +70,8 @@ class GameWords:
     flagged: tuple[int, ...] = ()
     #: (module, line) of an inline text that is allowed, with why; empty in every game
     allowed: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    #: the game's own page templates, under web/templates
+    templates: tuple[str, ...] = ()
 
     @property
     def package(self) -> Path:
@@ -82,14 +89,16 @@ class GameWords:
 
 GAMES: dict[str, GameWords] = {
     "world-of-waste": GameWords(
-        world_of_waste, {"words.py": "SAYS"},
+        world_of_waste, {"words.py": "_PLAY", "page_words.py": "PAGE_SAYS"},
+        templates=("games/world-of-waste.html", "games/world-of-waste-private.html"),
         helpers={"StationLine": ((2,), ("detail",))},  # scoring.py: (code, points, detail), a station's score line
         sample='StationLine(FOOD_LINE, 3, f"{food} food")\nStationLine(FOOD_LINE, 3, detail="food")\n',
         flagged=(1, 2),
     ),
-    # words.py (the words of play) and host_words.py (the host's words), merged into SAYS
+    # words.py (the words of play), host_words.py (the host's) and page_words.py (the pages'), merged into SAYS
     "money-maker": GameWords(
-        money_maker, {"words.py": "_PLAY", "host_words.py": "HOST_SAYS"},
+        money_maker, {"words.py": "_PLAY", "host_words.py": "HOST_SAYS", "page_words.py": "PAGE_SAYS"},
+        templates=("games/money-maker.html", "games/money-maker-private.html"),
         helpers={
             "correction_lines": ((1,), ("extra",)),  # (who, what, old, new, reason, extra=)
             "require_turn": ((3,), ()),  # (state, seat, phases, what)
@@ -226,8 +235,50 @@ def table_keys(path: Path, name: str) -> list[str]:
     return [k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
 
 
+TEMPLATES = Path(__file__).resolve().parents[1] / "web" / "templates"
+#: a key of the table as a template names it: the first argument of ``w.say``, or a
+#: ``page_`` key written as data for it (``('hand', 'page_your_hand')``)
+_TEMPLATE_KEY = re.compile(r"""\bw\.say\(\s*(['"])([^'"]*)\1|(['"])(page_[a-z0-9_]+)\3""")
+_JINJA = re.compile(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", re.S)
+_JINJA_STRING = re.compile(r"""(['"])(.*?)\1""")
+#: attributes whose values a person reads (or hears)
+_READ_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
+
+
+def template_keys(text: str) -> list[str]:
+    return [m.group(2) or m.group(4) for m in _TEMPLATE_KEY.finditer(text)]
+
+
+class _ReadText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.read.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.read += [value or "" for name, value in attrs if name in _READ_ATTRIBUTES]
+
+
+def template_words(text: str) -> list[str]:
+    """Words a template writes itself: letters in its text or in an attribute a
+    person reads (outside ``{{ }}`` and ``{% %}``), a string literal of its code
+    that holds a capital or two words, and ``humanize`` (a code shown as it is)."""
+    found = [f"humanize: {m.group(0)}" for m in re.finditer(r"humanize\([^)]*\)", text)]
+    for code in re.findall(r"\{\{.*?\}\}|\{%.*?%\}", text, re.S):
+        found += [f"in code: {m.group(0)}" for m in _JINJA_STRING.finditer(code)
+                  if re.search(r"[A-Z]|[a-z] +[a-z]", m.group(2))]
+    parser = _ReadText()
+    parser.feed(_JINJA.sub(" ", text))
+    found += [f"text: {piece.strip()}" for piece in parser.read if re.search(r"[A-Za-z]", piece)]
+    return found
+
+
 def _said(game: GameWords) -> list[tuple[str, str]]:
-    return [(path.name, key) for path in game.modules for key in said_keys(path.read_text(encoding="utf-8"), path.name)]
+    said = [(path.name, key) for path in game.modules for key in said_keys(path.read_text(encoding="utf-8"), path.name)]
+    return said + [(name, key) for name in game.templates
+                   for key in template_keys((TEMPLATES / name).read_text(encoding="utf-8"))]
 
 
 # the guard ----------------------------------------------------------------------------
@@ -250,6 +301,14 @@ def test_the_scans_find_what_they_look_for() -> None:
     assert sorted(said_keys(bad, "sample")) == ["a", "b", "fine", "pick", "t"]
     with pytest.raises(AssertionError):
         said_keys('says(key_variable)', "sample")
+    page = (
+        '<span class="chip">Deck {{ gv.deck }}</span>\n'
+        '<span title="Food waste">{{ w.say(\'page_deck\', count=gv.deck) }}</span>\n'
+        "<th>{{ w.say('page_round') }}</th>{{ humanize(gv.phase) }} · {{ x if y else 'no bid yet' }}\n"
+        "{% for key, label in [('hand', 'page_your_hand')] %}{{ w.say(label) }}{% endfor %} — ✓ #{{ n }}\n"
+    )
+    assert sorted(template_keys(page)) == ["page_deck", "page_round", "page_your_hand"]
+    assert [w.split(":")[0] for w in template_words(page)] == ["humanize", "in code", "text", "text"]
 
 
 @pytest.mark.parametrize("name", [n for n, g in GAMES.items() if g.sample])
@@ -312,3 +371,21 @@ def test_muell_money_edition_problems_are_words_from_the_table() -> None:
         and any(True for arg in node.args for _ in inline_texts(arg))
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("name", [n for n, g in GAMES.items() if g.templates])
+def test_a_games_page_templates_write_no_words_of_their_own(name: str) -> None:
+    """Every word a game's own templates show comes from the game's table
+    (``w.say``) or is a name of a code (``w.named``), so a translation of the
+    game's words translates its board too."""
+    found = [f"{template}: {word}" for template in GAMES[name].templates
+             for word in template_words((TEMPLATES / template).read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("name", [n for n, g in GAMES.items() if g.templates])
+def test_every_code_kind_a_template_names_is_in_the_games_names(name: str) -> None:
+    game = GAMES[name]
+    kinds = {m.group(2) for template in game.templates
+             for m in re.finditer(r"""w\.named\(\s*(['"])([^'"]+)\1""", (TEMPLATES / template).read_text(encoding="utf-8"))}
+    assert kinds <= set(game.words.NAMES), kinds - set(game.words.NAMES)

@@ -43,6 +43,7 @@ from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
 from web.live import SHARED_CSRF, Gzip, LiveState, ViewKey, accepts_gzip, with_csrf
 from web.memo import MemoExtension, action_key, board_key, log_entry_key, memo_url_for, part_key
+from web.pagewords import humanize, page_words
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 
@@ -191,6 +192,9 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         store_banner=store_banner,
         dom_id=dom_id,
     )
+    # a game's own templates take their words from the game (web/pagewords.py)
+    app.jinja_env.globals["game_words"] = lambda game_key: page_words(
+        str(game_key), app.jinja_env.undefined is StrictUndefined)
     # a board is drawn once per distinct view, an address built once (web/memo.py)
     app.jinja_env.add_extension(MemoExtension)
     app.jinja_env.globals["board_key"] = board_key
@@ -239,12 +243,6 @@ def clock(at: Any) -> str:
         return time.strftime("%H:%M:%S", time.localtime(float(at)))
     except (TypeError, ValueError, OverflowError, OSError):
         return ""
-
-
-def humanize(key: Any) -> str:
-    """``pollution-check`` / ``turn_no`` → ``Pollution check`` / ``Turn no``."""
-    text = re.sub(r"[_-]+", " ", str(key)).strip()
-    return text[:1].upper() + text[1:]
 
 
 def actor_label(actor: Any, source: Any = "") -> str:

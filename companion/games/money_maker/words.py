@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from companion.games.money_maker.host_words import HOST_SAYS
+from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
 
 
 # counts and lists, written before they go into a template --------------------------
@@ -479,8 +480,10 @@ _PLAY: Mapping[str, str] = {
     "status_run_waiting": "Bank run {number}: waiting for {seats} (settle, negotiate, pay or degrade)",
 }
 
-#: every sentence of Money Maker, by key: the words of play and the host's words
-SAYS: Mapping[str, str] = {**_PLAY, **HOST_SAYS}
+#: every sentence of Money Maker, by key: the words of play, the host's and the pages'
+SAYS: Mapping[str, str] = {**_PLAY, **HOST_SAYS, **PAGE_SAYS}
+#: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
+NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES}
 
 
 def says(key: str, /, **values: object) -> str:

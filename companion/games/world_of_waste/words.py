@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.games.world_of_waste.page_words import PAGE_SAYS
+
 
 # counts and lists, written before they go into a template --------------------------
 def plural(count: int, one: str, many: str | None = None) -> str:
@@ -147,7 +149,7 @@ SCORE_LINES: Mapping[str, str] = {
 
 #: every sentence of World of Waste, by key: ``str.format`` templates with named
 #: fields, grouped by the module that says them
-SAYS: Mapping[str, str] = {
+_PLAY: Mapping[str, str] = {
     # auction.py: the secret auction, the choosing order, the bonus piles taken
     "offer_made": "{seat} offers {cards}: {labels} (auction value {value})",
     "offer_changed": "{seat} changes the offer to {cards}: {labels} (auction value {value})",
@@ -455,6 +457,13 @@ SAYS: Mapping[str, str] = {
     "opt_deck_out_why": "seed 001 is silent on an exhausted deck; it says incinerated cards 'are now out of the game', "
                         "so they do not come back, and a round cannot be dealt without its cards",
 }
+
+
+#: every sentence and word of the game: its play's (above) and its pages' (page_words.py)
+SAYS: Mapping[str, str] = {**_PLAY, **PAGE_SAYS}
+
+#: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
+NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES}
 
 
 def says(key: str, /, **values: object) -> str:
