@@ -8,7 +8,8 @@ name and grouped by the module that says them; :func:`says` fills one in.  A
 translation replaces this table (and the small helpers below that write
 counts and lists, and the names of the codes a sentence shows: markets,
 standings, actors) and nothing else: the modules compute the values (names,
-numbers, card labels) and pass them in already written.
+numbers, card labels) and pass them in already written.  The host's words
+are in :mod:`host_words`, the dashboard pages' in :mod:`page_words`.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ the small helpers below that write counts and lists, the ways a card's name
 may be typed, and the names of codes) and nothing else: the modules compute
 the values (names, numbers, card labels) and pass them in already written.
 
+The words the dashboard's pages show around the game's data (labels,
+headings) are in :mod:`page_words`, merged into :data:`SAYS`; the templates
+name codes through :data:`NAMES` (``web/pagewords.py``).
+
 Codes (a round's phase, who sends a command, a command, a score line) stay
 codes in the state, the events and the views' data; where a sentence shows
 one, it shows its name from :data:`PHASE_NAMES`, :data:`ACTOR_NAMES`,
