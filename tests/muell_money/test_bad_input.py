@@ -123,8 +123,11 @@ def test_other_illegal_plays() -> None:
     s.state.seats[0].cash = 9
     s.refuse("Ann", "play", "Innovate costs 10 M", card="Innovate", adviser=True, row="waste")
     s.state.seats[0].cash = 15
+    s.state.seats[0].mat[2] = 4  # the last hole: no room for one step, said in the singular
+    s.refuse("Ann", "play", "Ann's waste marker is in hole 5 of 5: no room for 1 step [000", card="Innovate", row="waste")
     s.state.seats[0].mat[2] = 3
-    s.refuse("Ann", "play", "no room for 2 step(s)", card="Innovate", adviser=True, row="waste")
+    s.refuse("Ann", "play", "Ann's waste marker is in hole 4 of 5: no room for 2 steps [000", card="Innovate",
+             adviser=True, row="waste")
     lines = s.do("Ann", "play", card="Innovate", adviser=True, row="waste", row2="workers")
     assert "Ann innovates with an Adviser: pays 10 M; waste per Order 2 → 1, workers needed per Order (hundreds) 5 → 4" in lines[0]
     s.refuse("Bob", "play", "already in the top row", card="Hire/Fire", direction="hire")

@@ -35,7 +35,15 @@ from companion.games.muell_money.round_end import end_round
 from companion.games.muell_money.state import Auction, MuellState, Phase, in_variant, mat_value
 from companion.games.muell_money.status import need_turn
 from companion.games.muell_money.waste import dispose, has_room, inspect, produce, waste_max
-from companion.games.muell_money.words import card_list, comma_list, money, plural, raw, says
+from companion.games.muell_money.words import (
+    card_list,
+    card_name,
+    comma_list,
+    money,
+    plural,
+    raw,
+    says,
+)
 from companion.rules import Explanation, say
 
 
@@ -53,7 +61,8 @@ def check_turn(state: MuellState, move: Move) -> None:
         return
     assert move.card is not None
     if move.card not in me.hand:
-        raise IllegalMove(says("holds_no_card", seat=me.name, card=move.card, cards=card_list(me.hand)), R.PLAY)
+        raise IllegalMove(says("holds_no_card", seat=me.name, card=card_name(move.card), cards=card_list(me.hand)),
+                          R.PLAY)
     if move.name == "discard":
         if move.card == RAW:
             raise IllegalMove(
@@ -68,6 +77,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
     me = state.seats[seat]
     comp = state.comp
     card = move.card
+    assert card is not None
     adviser = move.adviser
     if adviser:
         if card == ADVISER:
@@ -76,7 +86,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
                 R.ADVISER,
             )
         if me.hand.count(ADVISER) < 1:
-            raise IllegalMove(says("no_adviser_for", seat=me.name, card=card), R.ADVISER)
+            raise IllegalMove(says("no_adviser_for", seat=me.name, card=card_name(card)), R.ADVISER)
         if card == BRIBERY:
             raise IllegalMove(says("bribery_no_adviser"), R.BRIBERY_NO_ADVISER)
         if card == GROWTH and in_variant(state):
@@ -151,7 +161,7 @@ def check_play(state: MuellState, seat: int, move: Move) -> None:
             if hole + steps.count(row) > last:
                 raise IllegalMove(
                     says("no_room_on_mat", seat=me.name, row=MAT_ROW_LABELS[row], hole=hole + 1, holes=last + 1,
-                         steps=steps.count(row)),
+                         steps=plural(steps.count(row), says("step_one"))),
                     R.INNOVATE,
                 )
         cost = comp.innovate_cost * factor
@@ -232,21 +242,21 @@ def apply_discard(state: MuellState, move: Move, lines: list[Explanation]) -> No
     seat = acting_seat(move)
     assert move.card is not None
     spend(state, seat, move.card, False)
-    lines.append(say(says("discards", seat=state.name(seat), card=move.card), R.DISCARD))
+    lines.append(say(says("discards", seat=state.name(seat), card=card_name(move.card)), R.DISCARD))
     next_turn(state, seat, lines)
 
 
 def apply_keep(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     seat = acting_seat(move)
     me = state.seats[seat]
-    me.retained = me.hand.pop()
+    kept = me.retained = me.hand.pop()
     me.passed = True
     if state.end_reached:  # a factory reached the last column: this round is the last
-        use = says("kept_bribery_serves") if me.retained == BRIBERY else ""
-        lines.append(say(says("keeps_last_round", seat=me.name, card=me.retained, use=use),
+        use = says("kept_bribery_serves") if kept == BRIBERY else ""
+        lines.append(say(says("keeps_last_round", seat=me.name, card=card_name(kept), use=use),
                          R.PASS, R.PASS_FR, R.END, *((R.FINAL_CHECK,) if use else ())))
     else:
-        lines.append(say(says("keeps", seat=me.name, card=me.retained), R.PASS, R.PASS_FR))
+        lines.append(say(says("keeps", seat=me.name, card=card_name(kept)), R.PASS, R.PASS_FR))
     next_turn(state, seat, lines)
 
 
@@ -362,7 +372,8 @@ def apply_play(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         pay_bank(state, seat, comp.repay_amount, lines)
         me.loans -= 1
         lines.append(
-            say(says("repays_loan", seat=me.name, amount=money(comp.repay_amount), left=me.loans), R.ADVISER, R.REPAY)
+            say(says("repays_loan", seat=me.name, amount=money(comp.repay_amount), loan=comp.loan_amount, left=me.loans),
+                R.ADVISER, R.REPAY)
         )
     next_turn(state, seat, lines)
 

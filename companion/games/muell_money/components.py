@@ -10,6 +10,10 @@ from typing import Any
 
 from companion.games.muell_money.words import comma_list, says
 
+#: the numbers of seats the game is for (the game's seat bounds; the data file's blocks by number of seats)
+MIN_SEATS = 2
+MAX_SEATS = 4
+
 MAT_ROWS: tuple[str, ...] = ("workers", "raw_materials", "waste")
 MAT_ROW_LABELS: Mapping[str, str] = {
     "workers": says("row_workers"),
@@ -345,8 +349,8 @@ def read_components(data: Mapping[str, Any]) -> tuple[Components | None, list[st
             problems.append(says("ed_start_waste_must_lie"))
         if comp.start_cash < 0 or comp.start_raw < 0:
             problems.append(says("ed_start_cash_and_start"))
-        if comp.supply_total < 4 * comp.start_raw:
-            problems.append(says("ed_raw_material_supply_total"))
+        if comp.supply_total < MAX_SEATS * comp.start_raw:
+            problems.append(says("ed_raw_material_supply_total", seats=MAX_SEATS))
         if "printed" not in zones:
             problems.append(says("ed_waste_storage_zones_must_2"))
     return (None if problems else comp), problems
@@ -386,8 +390,8 @@ def _common_board(data: Mapping[str, Any], problems: list[str]) -> tuple[dict[in
         return {}, 0
     for key, raw in raw_tracks.items():
         where = f"common_waste_board.tracks.{key}"
-        if not str(key).isdigit() or not 2 <= int(key) <= 4:
-            problems.append(says("ed_the_key_must_be", where=where))
+        if not str(key).isdigit() or not MIN_SEATS <= int(key) <= MAX_SEATS:
+            problems.append(says("ed_the_key_must_be", where=where, low=MIN_SEATS, high=MAX_SEATS))
             continue
         if not isinstance(raw, Mapping):
             problems.append(says("ed_must_be_an_object_2", where=where))

@@ -14,7 +14,7 @@ from companion.games.muell_money.pollution import start_check
 from companion.games.muell_money.sets import advance
 from companion.games.muell_money.state import MuellState, Phase
 from companion.games.muell_money.status import status
-from companion.games.muell_money.words import comma_list, multiset, plural, says
+from companion.games.muell_money.words import card_name, comma_list, multiset, plural, says
 from companion.rules import Explanation, say
 
 
@@ -54,12 +54,12 @@ def check_deal(state: MuellState, move: Move) -> None:
         expected = state.deck_order[0]
         if move.card != expected:
             raise IllegalMove(
-                says("shuffle_says_next", expected=expected, card=move.card),
+                says("shuffle_says_next", expected=card_name(expected), card=card_name(move.card)),
                 R.LAYOUT,
             )
     if state.deck.get(move.card, 0) <= 0:
         raise IllegalMove(
-            says("none_left_in_deck", card=move.card, where=whereabouts(state, move.card)),
+            says("none_left_in_deck", card=card_name(move.card), where=whereabouts(state, move.card)),
             R.LAYOUT,
         )
 
@@ -104,11 +104,11 @@ def apply_deal(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     elif card in state.grid[col]:
         state.discard[card] += 1
         lines.append(
-            say(says("dealt_duplicate", card=card, where=where, set=col + 1), R.LAYOUT)
+            say(says("dealt_duplicate", card=card_name(card), where=where, set=col + 1), R.LAYOUT)
         )
     else:
         state.grid[col].append(card)
-        lines.append(say(says("dealt", card=card, set=col + 1, row=row + 1), R.LAYOUT))
+        lines.append(say(says("dealt", card=card_name(card), set=col + 1, row=row + 1), R.LAYOUT))
     advance(state, lines)
 
 
@@ -119,8 +119,8 @@ def card_command(state: MuellState, card: str, copy: int) -> Command:
         raise IllegalMove(says("not_a_card", card=card), R.CARDS)
     copies = state.comp.kind(kind).copies
     if not 1 <= copy <= copies:
-        raise IllegalMove(says("no_copy_one" if copies == 1 else "no_copy", cards=plural(copies, says("kind_card", kind=kind)),
-                                copy=copy), R.CARDS)
+        raise IllegalMove(says("no_copy_one" if copies == 1 else "no_copy",
+                               cards=plural(copies, says("kind_card", kind=card_name(kind))), copy=copy), R.CARDS)
     if state.phase is not Phase.DEAL:
         raise IllegalMove(says("seen_only_dealing", status=status(state)), R.LAYOUT)
     return Command(CHANCE, "deal", {"card": kind}, None, "scanner")

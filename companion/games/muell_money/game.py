@@ -35,7 +35,13 @@ from companion.games.base import (
 )
 from companion.games.muell_money import deal, hints, position, rules, scoring, status, views
 from companion.games.muell_money.chance import shuffle_command
-from companion.games.muell_money.components import MAT_ROWS, Components, read_components
+from companion.games.muell_money.components import (
+    MAT_ROWS,
+    MAX_SEATS,
+    MIN_SEATS,
+    Components,
+    read_components,
+)
 from companion.games.muell_money.moves import Move, parse_move
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.sets import new_grid
@@ -50,8 +56,8 @@ __all__ = ["MuellMoney", "shuffle_command"]
 class MuellMoney(Game[MuellState, Move]):
     key = "muell-money"
     title = "Müll + Money"
-    min_seats = 2
-    max_seats = 4
+    min_seats = MIN_SEATS
+    max_seats = MAX_SEATS
     seeds = ("000", "003", "004")
     options = OPTIONS
     colours = ("red", "blue", "yellow", "green")
@@ -74,7 +80,7 @@ class MuellMoney(Game[MuellState, Move]):
     # setup -------------------------------------------------------------------
     def setup(self, config: TableConfig) -> MuellState:
         if not self.min_seats <= len(config.seats) <= self.max_seats:
-            raise SetupError(says("seat_count", seats=len(config.seats)))
+            raise SetupError(says("seat_count", low=self.min_seats, high=self.max_seats, seats=len(config.seats)))
         if not 0 <= config.start_seat < len(config.seats):
             raise SetupError(says("no_start_seat", seat=config.start_seat))
         try:

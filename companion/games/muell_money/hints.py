@@ -24,7 +24,15 @@ from companion.games.muell_money.pollution import cards_held, fine_and_steps
 from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.votes import weight
-from companion.games.muell_money.words import comma_list, money, plural, says
+from companion.games.muell_money.words import (
+    VOTE_CHOICES,
+    card_list,
+    card_name,
+    money,
+    plural,
+    raw,
+    says,
+)
 
 MONEY_CARDS = {"Order", "Innovate", "Adviser", "Raw Materials"}
 
@@ -74,7 +82,7 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     elif state.phase is Phase.CHOOSE and state.turn == seat:
         for c, cards in enumerate(state.grid):
             if state.taken[c] is None:
-                hints.append(ActionHint("choose", says("hint_take_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1}))
+                hints.append(ActionHint("choose", says("hint_take_set", set=c + 1, cards=card_list(cards)), {"set": c + 1}))
     elif state.phase is Phase.PLAY and state.turn == seat:
         hints.extend(_play_hints(state, actor))
     elif state.phase is Phase.VOTE and state.vote is not None and seat in state.vote.pending:
@@ -87,7 +95,7 @@ def action_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
         low = a.high + 1
         bid = Move(actor, "bid", amount=low)
         hints.append(
-            _hint(state, bid, "bid", says("hint_raw_bid", lot=a.lot), {},
+            _hint(state, bid, "bid", says("hint_raw_bid", lot=raw(a.lot)), {},
                   (Field("amount", says("hint_bid_field"), "number", minimum=low, maximum=max(low, cash),
                          default=low),),
                   moves_money=True)
@@ -144,7 +152,7 @@ def _chance_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if state.deck_order:
         # the label does not name the card: the recorded order is as secret as a face-down deck
         return [ActionHint("deal", says("hint_deal_next"), {})]
-    choices = tuple(Choice(k, says("choice_in_deck", card=k, count=v)) for k, v in state.deck.items() if v)
+    choices = tuple(Choice(k, says("choice_in_deck", card=card_name(k), count=v)) for k, v in state.deck.items() if v)
     return [ActionHint("deal", says("hint_card_dealt"), {}, (Field("card", says("field_card"), "choice", choices),))]
 
 
@@ -169,12 +177,12 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
             if adviser and (card in ("Adviser", "Bribery") or "Adviser" not in me.hand):
                 continue
             with_adv = says("with_adviser") if adviser else ""
-            label = says("hint_play", card=card, adviser=with_adv)
+            label = says("hint_play", card=card_name(card), adviser=with_adv)
             if card == "Adviser":
                 label = says("hint_play_adviser", amount=money(state.comp.repay_amount))
             elif card == "Innovate":
                 cost = state.comp.innovate_cost * (state.comp.adviser_factor if adviser else 1)
-                label = says("hint_play_innovate", card=card, adviser=with_adv, cost=money(cost))
+                label = says("hint_play_innovate", card=card_name(card), adviser=with_adv, cost=money(cost))
             args: dict[str, Any] = {"card": card}
             if adviser:
                 args["adviser"] = True
@@ -230,7 +238,7 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
             hints.append(_hint(state, move, "play", label, args, fields,
                                moves_money=card in MONEY_CARDS or (card == "Waste Inspection" and in_variant(state))))
         discard = Move(actor, "discard", card=card)
-        hints.append(_hint(state, discard, "discard", says("hint_discard", card=card), {"card": card}))
+        hints.append(_hint(state, discard, "discard", says("hint_discard", card=card_name(card)), {"card": card}))
     keep = Move(actor, "keep")
     label = says("hint_keep_last_round") if state.end_reached else says("hint_keep")
     hints.append(_hint(state, keep, "keep", label, {}))
@@ -253,7 +261,7 @@ def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if "Bribery" in cards_held(me):
         for choice in ("for", "against"):
             move = Move(actor, "vote", choice=choice, use=True)
-            label = says("hint_vote_bribery", choice=choice,
+            label = says("hint_vote_bribery", choice=VOTE_CHOICES[choice],
                                  votes=plural(votes + values.bribery_extra_votes, says("vote")),
                                  cost=money(values.bribery_vote_cost))
             hints.append(_hint(state, move, "vote", label, {"choice": choice, "bribery": True}, moves_money=True))
@@ -270,7 +278,7 @@ def set_sale_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if sale.set_index is None:
         if seat != sale.nominator:
             return []
-        return [ActionHint("choose", says("hint_name_set", set=c + 1, cards=comma_list(cards)), {"set": c + 1})
+        return [ActionHint("choose", says("hint_name_set", set=c + 1, cards=card_list(cards)), {"set": c + 1})
                 for c, cards in enumerate(state.grid) if state.taken[c] is None]
     if sale.to_bid != seat:
         return []

@@ -12,7 +12,7 @@ from companion.corrections import MAX_REASON, Target, need_reason, need_target, 
 from companion.errors import InvalidCommand
 from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
 from companion.games.muell_money.state import MuellState
-from companion.games.muell_money.words import comma_list, says
+from companion.games.muell_money.words import ACTOR_NAMES, comma_list, says
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class Move:
     proposal: str = ""
     repeal: str = ""
     choice: str = ""
+
+
+def actor_name(actor: Actor) -> str:
+    """Who gives a command, in a sentence: ``seat:2``, ``host``, ``chance``."""
+    return says("actor_seat", seat=actor.seat) if actor.is_seat else ACTOR_NAMES[actor.kind.value]
 
 
 def acting_seat(move: Move) -> int:
@@ -65,6 +70,9 @@ NAMES: dict[str, str] = {
     "end": "end",
     "vote": "vote",
 }
+
+#: the most loans one ``loan`` command takes
+MAX_LOANS_AT_ONCE = 10
 
 ACTORS: dict[str, ActorKind] = {
     "deal": ActorKind.CHANCE,
@@ -201,7 +209,7 @@ def parse_move(state: MuellState, command: Command) -> Move:
     wanted = ACTORS.get(name, ActorKind.SEAT)
     if actor.kind is not wanted:
         who = {ActorKind.SEAT: says("by_a_seat"), ActorKind.HOST: says("by_the_host"), ActorKind.CHANCE: says("by_chance")}[wanted]
-        raise InvalidCommand(says("done_by", name=name, who=who, actor=actor))
+        raise InvalidCommand(says("done_by", name=name, who=who, actor=actor_name(actor)))
     if actor.is_seat and not (actor.seat is not None and 0 <= actor.seat < state.n):
         raise InvalidCommand(says("no_such_seat", seat=actor.seat))
     comp = state.comp
@@ -227,8 +235,8 @@ def parse_move(state: MuellState, command: Command) -> Move:
         return Move(actor, name, order=tuple(kinds))
     if name == "loan":
         count = command.need_int("count", minimum=1) if "count" in command.args else 1
-        if count > 10:
-            raise InvalidCommand(says("loan_max"))
+        if count > MAX_LOANS_AT_ONCE:
+            raise InvalidCommand(says("loan_max", max=MAX_LOANS_AT_ONCE))
         return Move(actor, name, count=count)
     if name == "bribery":
         return Move(actor, name, use=_bool(command, "use"))

@@ -125,8 +125,9 @@ def red_zone_stop(state: MuellState, seat: int) -> None:
     hole = state.seats[seat].mat[MAT_ROWS.index("waste")]
     limit = RED_ZONE_HOLES[state.options["red_zone_service"]]
     if hole < limit:
-        raise IllegalMove(says("red_zone_stop", seat=state.name(seat), hole=hole + 1, limit=limit,
-                                       source=source(adopted)), R.V_RULE_2)
+        holes = says("far_left_hole", limit=limit) if limit == 1 else says("far_left_holes", limit=limit)
+        raise IllegalMove(says("red_zone_stop", seat=state.name(seat), hole=hole + 1, holes=holes,
+                               source=source(adopted)), R.V_RULE_2)
 
 
 def negotiation_must_pay(state: MuellState) -> Adopted | None:

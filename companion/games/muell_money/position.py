@@ -63,7 +63,7 @@ from companion.games.muell_money.position_votes import (
 )
 from companion.games.muell_money.sets import open_sale
 from companion.games.muell_money.state import MuellState, Phase, in_variant
-from companion.games.muell_money.words import comma_list, says
+from companion.games.muell_money.words import card_name, comma_list, plural, says
 from companion.position import PositionError, Reader, card_list, pool_rest, seat_blocks
 
 TOP = ("round", "start_player", "phase", "turn", "seats", "sets", "deck", "discard", "set_aside", "supply",
@@ -262,7 +262,7 @@ def _place_cards(
     elif discard is None:
         discard = rest
     elif +rest:
-        missing = comma_list(says("count_card", count=v, card=k) for k, v in sorted((+rest).items()))
+        missing = comma_list(says("count_card", count=v, card=card_name(k)) for k, v in sorted((+rest).items()))
         raise PositionError("deck", says("pos_nowhere", missing=missing))
     new_deck = {k.name: deck[k.name] for k in comp.kinds}
     new_discard = {k.name: (discard or Counter())[k.name] for k in comp.kinds}
@@ -295,7 +295,8 @@ def _within(comp: Any, placed: Counter[str], where: str) -> None:
     for kind in comp.kinds:
         if placed[kind.name] > kind.copies:
             have = says("pos_one") if kind.copies == 1 else str(kind.copies)
-            raise PositionError(where, says("pos_too_many", placed=placed[kind.name], card=kind.name, have=have))
+            cards = plural(placed[kind.name], says("kind_card", kind=card_name(kind.name)))
+            raise PositionError(where, says("pos_too_many", placed=cards, have=have))
 
 
 def _place_turn(st: MuellState, turn: int | None, names: list[str]) -> None:
@@ -407,7 +408,9 @@ def problems(state: MuellState) -> list[tuple[str, str]]:
             where_cards[s.retained] += 1
     for kind in comp.kinds:
         if where_cards[kind.name] != kind.copies:
-            out.append(("deck", says("pos_cards_lie", count=where_cards[kind.name], card=kind.name, copies=kind.copies)))
+            count = where_cards[kind.name]
+            out.append(("deck", says("pos_cards_lie_one" if count == 1 else "pos_cards_lie", count=count,
+                                     card=card_name(kind.name), copies=kind.copies)))
     if any(v < 0 for v in state.deck.values()) or any(v < 0 for v in state.discard.values()):
         out.append(("deck", says("pos_a_card_count_cannot")))
     if state.deck_order is not None and Counter(state.deck_order) != Counter({k: v for k, v in state.deck.items() if v}):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.base import ScoreLine, ScoreSheet, SeatScore
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.state import MuellState, Phase, unverified_in_use
-from companion.games.muell_money.words import comma_list, says
+from companion.games.muell_money.words import ROUNDING_NAMES, comma_list, says
 from companion.rules import EARLY_END
 
 
@@ -38,7 +38,7 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
         if final:
             lines.append(
                 ScoreLine(says("score_half_cash"), half_cash(s.cash, rounding),
-                          says("score_half_cash_detail", cash=s.cash, rounding=rounding))
+                          says("score_half_cash_detail", cash=s.cash, rounding=ROUNDING_NAMES[rounding]))
             )
             if state.options["tie_break"] == "net-money":
                 tiebreak = s.cash - s.loans * comp.loan_amount

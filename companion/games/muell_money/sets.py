@@ -10,7 +10,7 @@ from companion.games.muell_money.moves import Move, acting_seat
 from companion.games.muell_money.negotiation import SET_AUCTION, in_force
 from companion.games.muell_money.state import MuellState, Phase, SetSale
 from companion.games.muell_money.status import need_turn
-from companion.games.muell_money.words import card_list, plural, says
+from companion.games.muell_money.words import card_list, card_name, plural, says
 from companion.rules import Citation, Explanation, say
 
 
@@ -119,7 +119,7 @@ def finish_choosing(state: MuellState, lines: list[Explanation]) -> None:
     for s in state.seats:
         if s.retained:
             s.hand.append(s.retained)
-            lines.append(say(says("kept_joins", seat=s.name, card=s.retained), R.PASS))
+            lines.append(say(says("kept_joins", seat=s.name, card=card_name(s.retained)), R.PASS))
             s.retained = None
         s.passed = False
     state.phase = Phase.PLAY

@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.muell_money.end import result
 from companion.games.muell_money.state import MuellState, Phase
-from companion.games.muell_money.words import comma_list, money, raw, says
+from companion.games.muell_money.words import PHASE_NAMES, comma_list, money, raw, says
 from companion.rules import Citation
 
 
@@ -46,7 +46,7 @@ def status(state: MuellState) -> str:
     if state.phase is Phase.OVER:
         early = says("status_ended_early") if state.ended_by_host else ""
         return says("status_over", early=early, result=result(state)[0])
-    return state.phase.value
+    return PHASE_NAMES[state.phase.value]
 
 
 def awaiting(state: MuellState) -> frozenset[int]:

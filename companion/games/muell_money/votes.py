@@ -73,7 +73,7 @@ def apply_vote(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     bribe = (says("with_bribery", extra=values.bribery_extra_votes, cost=money(values.bribery_vote_cost))
              if move.use else "")
     private = (says("you_abstain", seat=me.name) if move.choice == "abstain"
-               else says("you_vote", seat=me.name, choice=move.choice,
+               else says("you_vote", seat=me.name, choice=VOTE_CHOICES[move.choice],
                                  votes=plural(votes, says("vote")), bribery=bribe))
     lines.append(say(private, R.V_WEIGHTS, *((R.V_BRIBERY_WEIGHT,) if move.use else ()), audience=[seat]))
     done = len(vote.ballots)

@@ -10,8 +10,16 @@ file passes the 500-line bound), the simulation variant's in
 :data:`VARIANT_SAYS` below; all are merged into
 :data:`SAYS`, the one table a translation replaces (with the small helpers
 below that write amounts, counts and lists, and the small tables of proposal
-titles, vote choices and the variant's changes).  The modules compute the
-values (names, numbers, card names) and pass them in already written.
+titles, the variant's changes and the names of codes).  The modules compute the
+values (names, numbers) and pass them in already written.
+
+A code the game keeps in its state, its events and its commands (a card
+kind's key, a waste zone, a vote's choice, a phase, a rounding, an actor) is never
+pasted into a sentence as it is: a sentence shows it through its name in the
+small tables of names below (:data:`CARD_NAMES`, :data:`ZONE_NAMES`,
+:data:`VOTE_CHOICES`, :data:`PHASE_NAMES`, :data:`ROUNDING_NAMES`,
+:data:`ACTOR_NAMES`), which a translation replaces with the rest.  The mat
+rows' names are SAYS keys (``row_workers``, ...: ``components.MAT_ROW_LABELS``).
 """
 
 from __future__ import annotations
@@ -57,14 +65,61 @@ def semicolon_list(items: Iterable[object]) -> str:
     return "; ".join(str(i) for i in items)
 
 
+def card_name(card: str) -> str:
+    """A card kind's name in a sentence (``card``: the kind's key, as the
+    state, the events and the commands keep it)."""
+    return CARD_NAMES[card]
+
+
 def card_list(cards: list[str]) -> str:
-    """``Order, Growth`` or ``no cards``."""
-    return ", ".join(cards) if cards else "no cards"
+    """``Order, Growth`` or ``no cards`` (``cards``: card kinds' keys)."""
+    return ", ".join(card_name(c) for c in cards) if cards else "no cards"
 
 
 def multiset(counts: Mapping[str, int]) -> str:
-    """``2 Growth, 1 Order`` (sorted by name) or ``nothing``."""
-    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items()) if v) or "nothing"
+    """``2 Growth, 1 Order`` (card kinds' keys and counts, sorted by name) or ``nothing``."""
+    named = sorted((card_name(k), v) for k, v in counts.items() if v)
+    return ", ".join(f"{v} {name}" for name, v in named) or "nothing"
+
+
+#: the card kinds' names, by the key the state, the events and the commands keep
+#: (the data file's ``deck.kinds`` names, which an edition file may not change)
+CARD_NAMES: Mapping[str, str] = {
+    "Order": "Order",
+    "Raw Materials": "Raw Materials",
+    "Growth": "Growth",
+    "Innovate": "Innovate",
+    "Waste Disposal": "Waste Disposal",
+    "Adviser": "Adviser",
+    "Hire/Fire": "Hire/Fire",
+    "Waste Inspection": "Waste Inspection",
+    "Bribery": "Bribery",
+    "Pollution Check": "Pollution Check",
+}
+
+#: the waste zones' names (a seat's storage and the common waste board)
+ZONE_NAMES: Mapping[str, str] = {"green": "green", "yellow": "yellow", "red": "red"}
+
+#: a seat's vote (its choice, as the ballot and the ``vote`` command keep it)
+VOTE_CHOICES: Mapping[str, str] = {"for": "for", "against": "against", "abstain": "abstains"}
+
+#: the phases' names (the status line when no phase's own line fits)
+PHASE_NAMES: Mapping[str, str] = {
+    "deal": "deal",
+    "pollution-check": "pollution-check",
+    "choose": "choose",
+    "play": "play",
+    "auction": "auction",
+    "vote": "vote",
+    "set-auction": "set-auction",
+    "over": "over",
+}
+
+#: how half the cash is rounded at the final score (the ``half_cash_rounding`` reading)
+ROUNDING_NAMES: Mapping[str, str] = {"down": "down", "up": "up"}
+
+#: who does a command (an actor's kind; a seat is ``actor_seat``)
+ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
 
 #: the simulation variant's proposals (003, "Comment négocier ?", examples 1-4)
@@ -74,9 +129,6 @@ PROPOSAL_TITLES: Mapping[str, str] = {
     "set-auction": "3) The sets are auctioned (payments to the bank) instead of chosen",
     "repeal": "4) A rule adopted earlier by vote is repealed",
 }
-
-#: a seat's vote
-VOTE_CHOICES: Mapping[str, str] = {"for": "for", "against": "against", "abstain": "abstains"}
 
 #: the rules the simulation variant always changes (003, "Quelles règles changent systématiquement ?")
 VARIANT_CHANGE_TEXTS: tuple[str, ...] = (
@@ -101,7 +153,9 @@ VARIANT_SAYS: Mapping[str, str] = {
     "proposes": "{proposer} proposes: {what}. Vote {number}: every seat votes on its own phone",
     "repeal_text": "{title}: '{repealed}'",
     "red_zone_stop": "the common waste marker is in the red zone and {seat}'s waste service is still far left "
-                     "(hole {hole}; the table counts holes 1-{limit}): no Order may be filled (rule {source})",
+                     "(hole {hole}; the table counts {holes}): no Order may be filled (rule {source})",
+    "far_left_hole": "hole {limit}",
+    "far_left_holes": "holes 1-{limit}",
     # votes.py: the weighted secret vote
     "no_vote_now": "no proposal is being voted on now",
     "already_voted": "{seat} has already voted on this proposal",
