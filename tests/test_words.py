@@ -117,9 +117,11 @@ GAMES: dict[str, GameWords] = {
                 'start_bank_run(state, says("trigger"), TRADE, lines)\n'),
         flagged=(1, 2, 3),
     ),
-    # the printed game's words, the rules options' and the simulation variant's, merged into SAYS
+    # the printed game's words, the rules options', the simulation variant's and the pages', merged into SAYS
     "muell-money": GameWords(
-        muell_money, {"base_words.py": "BASE_SAYS", "option_words.py": "OPTION_SAYS", "words.py": "VARIANT_SAYS"},
+        muell_money, {"base_words.py": "BASE_SAYS", "option_words.py": "OPTION_SAYS", "words.py": "VARIANT_SAYS",
+                      "page_words.py": "PAGE_SAYS"},
+        templates=("games/muell-money.html", "games/muell-money-private.html"),
         helpers={
             "need_turn": ((3, 4), ()),  # (state, seat, phase, now, act, rule)
             "take_loans": ((4,), ("why",)),  # (state, seat, count, lines, why)

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 
 from companion.games.muell_money.base_words import BASE_SAYS
 from companion.games.muell_money.option_words import OPTION_SAYS
+from companion.games.muell_money.page_words import PAGE_SAYS
 
 
 def money(amount: int) -> str:
@@ -106,12 +107,12 @@ VOTE_CHOICES: Mapping[str, str] = {"for": "for", "against": "against", "abstain"
 #: the phases' names (the status line when no phase's own line fits)
 PHASE_NAMES: Mapping[str, str] = {
     "deal": "deal",
-    "pollution-check": "pollution-check",
+    "pollution-check": "pollution check",
     "choose": "choose",
     "play": "play",
     "auction": "auction",
     "vote": "vote",
-    "set-auction": "set-auction",
+    "set-auction": "set auction",
     "over": "over",
 }
 
@@ -257,7 +258,12 @@ VARIANT_SAYS: Mapping[str, str] = {
 
 
 #: every sentence of Müll + Money, by key: the printed game's words, the rules options' and the variant's
-SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS}
+SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS, **PAGE_SAYS}
+#: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
+NAMES: Mapping[str, Mapping[str, str]] = {
+    "phase": PHASE_NAMES, "zone": ZONE_NAMES, "card": CARD_NAMES,
+    "mat_row": {row: SAYS[f"row_{row}"] for row in ("workers", "raw_materials", "waste")},
+}
 
 
 def says(key: str, /, **values: object) -> str:
