@@ -19,8 +19,9 @@ from companion.commands import CHANCE, HOST, Actor, Command
 from companion.games import GAMES
 from companion.table import Room
 from web import dashboard_of
-from web.common import actor_label, humanize, unique_citations
+from web.common import actor_label, unique_citations
 from web.host import UNDO_LIMIT
+from web.pagewords import humanize
 
 from .conftest import FETCH, SEEDS, csrf, login, make_app, open_table, phone
 from .play import play, seat_up

@@ -165,7 +165,7 @@ def test_one_card_placed_nowhere_is_one_card() -> None:
 
 def _verified_edition(*unverified_runs: str) -> dict[str, Any]:
     """The shipped data with every value verified but the Paper table's ``unverified_runs``."""
-    edition = copy.deepcopy(_game().default_edition())
+    edition: dict[str, Any] = copy.deepcopy(_game().default_edition())
     for entry in edition["cards"].values():
         for key in ("copies", "hammer"):
             entry[key] = {"value": entry[key]["value"], "source": "test"}
