@@ -6,9 +6,10 @@ A game's template starts with ``{% set w = game_words(view.game) %}`` and
 writes ``{{ w.say('page_deck', count=gv.deck) }}`` for its labels (keys of
 the game's ``SAYS``) and ``{{ w.named('phase', gv.phase) }}`` for the name
 of a code (the game's ``NAMES``: kind -> code -> name).  A code the table
-does not name fails loudly under test and is shown humanized in a running
-companion (a page must not break over a code an edition file added): strict
-wherever the templates are (``StrictUndefined``).
+does not name fails loudly where the templates are strict (``StrictUndefined``,
+under test) and is shown humanized in a running companion, where a key the
+view dropped draws as nothing (a page must not break over a code an edition
+file added).
 ``tests/test_words.py`` checks every game template: no words of its own,
 every key said is in the table.
 """
@@ -38,7 +39,7 @@ class PageWords:
 
     def __init__(self, words: ModuleType, strict: bool) -> None:
         self._says: Callable[..., str] = words.says
-        self._names: Mapping[str, Mapping[str, str]] = getattr(words, "NAMES", {})
+        self._names: Mapping[str, Mapping[str, str]] = words.NAMES
         self._strict = strict
 
     def say(self, key: str, /, **values: object) -> str:
