@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion import record
 from companion.commands import CHANCE, HOST, Command
-from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable
+from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
 from companion.record import MAX_RECORD_BYTES, RecordError, open_record, read_record
@@ -155,7 +155,28 @@ def new_table() -> BaseResponse:
     games = {g.key: g for g in loadable_games()[0]}
     if key not in games:
         return redirect(url_for("host.home"))
-    return Response(render_template("host_new.html", game=games[key], error=None, form={}))
+    again = str(request.args.get("again", ""))
+    form = same_seats(again, key) if again else {}
+    return Response(render_template("host_new.html", game=games[key], error=None, form=form,
+                                    again=again if form else ""))
+
+
+def same_seats(table_id: str, game_key: str) -> dict[str, str]:
+    """The new-table form filled in as ``table_id`` was set up (its seats,
+    colours, start seat and rules options), for playing that game again
+    with the same people; empty when there is no such table of that game
+    (a link kept from another evening opens an empty form)."""
+    try:
+        table = dash().room.get(table_id)
+    except (UnknownTable, StoreUnavailable):
+        return {}
+    if table.game.key != game_key:
+        return {}
+    form = {f"seat.{i}": s.name for i, s in enumerate(table.config.seats)}
+    form |= {f"colour.{i}": s.colour for i, s in enumerate(table.config.seats) if s.colour}
+    form |= {f"opt.{k}": str(v) for k, v in table.config.options.items()}
+    form["start_seat"] = str(table.config.start_seat)
+    return form
 
 
 @bp.post("/new")
@@ -178,7 +199,7 @@ def create_table() -> BaseResponse:
         table = dash().open_table(key, seats, options, start_seat=start)
     except (SetupError, ValueError) as err:
         message = str(err) if isinstance(err, SetupError) else "the start seat is not a number"
-        html = render_template("host_new.html", game=game, error=message, form=request.form)
+        html = render_template("host_new.html", game=game, error=message, form=request.form, again="")
         return Response(html, status=400)
     return redirect(url_for("host.table_page", table_id=table.id), code=303)
 
