@@ -98,8 +98,10 @@ def join_code(code: str) -> BaseResponse:
         held = seat_from_cookie(t)
         if held and d.seat_token_ok(t, held[0], held[1]):
             mine[t.id] = held[0]
+    # from a finished game's "join it": the name this phone played under, so its seat stands out
+    was = str(request.args.get("was", ""))[:30]
     return Response(render_template("pick_seat.html", tables=tables, code=d.join_code,
-                                    taken={t.id: d.taken_seats(t) for t in tables}, mine=mine))
+                                    taken={t.id: d.taken_seats(t) for t in tables}, mine=mine, was=was))
 
 
 @bp.post("/j/<code>/claim")
@@ -175,7 +177,7 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
         "finished": finished,
         "ended_by_host": d.ended_by_host(table),
         "provisional_end": d.provisional_end(table),
-        "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id)
+        "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id, was=seat_name)
                        if finished and d.current_id not in (None, table.id) else None),
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),
         "step_base": step_base("seat.look", table_id=table.id, seat=seat),

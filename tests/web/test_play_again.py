@@ -5,6 +5,7 @@ typing; the form is the ordinary one, so the host may change anything."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -14,7 +15,7 @@ from flask.testing import FlaskClient
 from companion.games import get_game
 from web import dashboard_of
 
-from .conftest import FETCH, csrf, open_table
+from .conftest import FETCH, JOIN, csrf, open_table, phone
 from .test_host_end import _end
 
 
@@ -114,3 +115,23 @@ def test_only_the_host_may_ask(app: Flask, host: FlaskClient) -> None:
     resp = stranger.get(f"/host/new?game=world-of-waste&again={tid}", headers=FETCH)
     assert resp.status_code in (302, 401, 403)
     assert "Ann" not in resp.get_data(as_text=True)
+
+
+def test_a_phone_of_the_finished_game_finds_its_seat_of_last_game(app: Flask, host: FlaskClient) -> None:
+    tid = open_table(host, "world-of-waste", ["Ann", "Bob", "Cyd"])
+    bob = phone(app, tid, 1)
+    _finish(host, tid, app)
+    sent = form_values(host.get(f"/host/new?game=world-of-waste&again={tid}").text)
+    resp = host.post("/host/new", data=sent)
+    assert resp.status_code == 303, resp.text
+    new = str(resp.headers["Location"]).rsplit("/", 1)[1]
+    live = bob.get(f"/s/{tid}/1/live").text
+    link = f'href="/j/{JOIN}?t={new}&amp;was=Bob"'
+    assert link in live
+    page = bob.get(f"/j/{JOIN}?t={new}&was=Bob").text
+    marked = re.findall(r'<button class="big seat-button primary"[^>]*>(.*?)</button>', page)
+    assert marked == ['Bob <small class="was">(you, last game)</small>']
+    # a name that is not at the table marks nothing; the seat is claimed as ever
+    assert "you, last game" not in bob.get(f"/j/{JOIN}?t={new}&was=Zoe").text
+    resp = bob.post(f"/j/{JOIN}/claim", data={"csrf": csrf(bob), "table": new, "seat": "1"})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith(f"/s/{new}/1")
