@@ -52,8 +52,9 @@ def test_every_hint_carries_its_citation_as_data(room: Room, seats: int, seed: i
         rt.submit(rt.next_command())
         rt.after_step()
     # the walk met disabled hints of several kinds, each with its rule (with two
-    # seats the one bonus pile goes to the auction's winner: nobody chooses)
-    assert {"deal", "pick", "sort", "wait"} | ({"choose"} if seats > 2 else set()) <= set(disabled), disabled
+    # seats the one bonus pile goes to the auction's winner: nobody chooses; a
+    # seat dealt in full waits for the others: no greyed deal button)
+    assert {"pick", "sort", "wait"} | ({"choose"} if seats > 2 else set()) <= set(disabled), disabled
 
 
 def filled(hint: ActionHint, any_card: str) -> dict[str, Any] | None:
@@ -101,4 +102,4 @@ def test_a_disabled_hint_is_refused_as_submitting_it_is(room: Room, seats: int, 
                 sent[hint.command] = sent.get(hint.command, 0) + 1
         rt.submit(rt.next_command())
         rt.after_step()
-    assert {"deal", "pick", "sort"} | ({"choose"} if seats > 2 else set()) <= set(sent), sent
+    assert {"pick", "sort"} | ({"choose"} if seats > 2 else set()) <= set(sent), sent

@@ -110,3 +110,33 @@ def test_a_seat_plays_its_recycler_from_a_set_hand(room: Room) -> None:
     with pytest.raises(Exception, match="Recycler"):
         GAME.check(out, GAME.parse(out, Command(Actor.of_seat(0), "sort", {})))
     GAME.check(out, GAME.parse(out, Command(Actor.of_seat(1), "sort", {})))
+
+
+def _in_the_draft(room: Room) -> Any:
+    table = room.open_table("world-of-waste", ["Ada", "Ben"])
+    for s in range(2):
+        table.submit(Command(CHANCE, "deal", {"seat": s, "cards": ["Paper"] * 7}))
+    assert table.state.phase is Phase.DRAFT
+    return table.state
+
+
+def test_a_position_over_a_draft_without_a_phase_is_told_to_give_one(room: Room) -> None:
+    """A block that sets cards over a base in the draft (no cards can be set
+    there) and gives no phase is told which phases can (``pos_give_phase``,
+    unreachable before: the phase check came first and said "is one of")."""
+    with pytest.raises(PositionError) as err:
+        place(_in_the_draft(room), {"stations": {"Ada": ["Metal"]}})
+    assert (err.value.where, err.value.why) == (
+        "phase", "the base position is in the draft step, where no position is set up: give the phase (deal or play)")
+
+
+def test_a_described_draft_with_its_cards_changed_is_told_the_phases(room: Room) -> None:
+    """describe() writes the draft's own phase; changing its cards names the phases a block can set."""
+    state = _in_the_draft(room)
+    block = describe(state) | {"stations": {"Ada": ["Metal"], "Ben": []}}
+    with pytest.raises(PositionError) as err:
+        place(state, block)
+    assert err.value.where == "phase"
+    assert err.value.why.startswith("is one of deal, play, not draft: ")
+    # numbers alone can still be set over the draft
+    assert place(state, {"corrections": {"Ada": 3}}).correction(0) == 3

@@ -210,9 +210,11 @@ def test_the_marketplace_waits_for_one_pile_or_several() -> None:
     while state.phase is Phase.DRAFT:
         s = next(s for s in range(3) if state.queues[s])
         state, _ = _submit(state, Actor.of_seat(s), "pick", card=state.queues[s][0][0])
-    assert _game().status(state) == "Round 1 of 3: marketplace: waiting for the face-up cards of bonus piles 1, 2"
+    assert _game().status(state) == ("Round 1 of 3: marketplace: bonus piles 1, 2 are laid out (two cards face up, "
+                                     "one face down each); waiting for their face-up cards")
     state, _ = _submit(state, CHANCE, "bonus", pile=1, cards=["Textiles", "Textiles"])
-    assert _game().status(state) == "Round 1 of 3: marketplace: waiting for the face-up cards of bonus pile 2"
+    assert _game().status(state) == ("Round 1 of 3: marketplace: bonus pile 2 is laid out (two cards face up, one "
+                                     "face down); waiting for its face-up cards")
 
 
 def test_a_deck_of_one_card_is_one_card() -> None:

@@ -87,7 +87,8 @@ def offer(state: WasteState, move: Move) -> list[Explanation]:
     lines = [
         say(
             says("offer_changed" if again else "offer_made", seat=name, cards=n_cards(len(cards)),
-                 labels=cat.labels(cards), value=value),
+                 labels=cat.labels(cards), value=value)
+            if cards else says("offer_changed_nothing" if again else "offer_nothing", seat=name),
             AUCTION_RULE,
             audience=[seat],
         ),
@@ -108,8 +109,8 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
         o = offers[s]
         value = sum(cat.hammer_of(c) for c in o)
         lines.append(
-            say(says("offer_made", seat=state.names[s], cards=n_cards(len(o)), labels=cat.labels(o), value=value),
-                AUCTION_RULE)
+            say(says("offer_made", seat=state.names[s], cards=n_cards(len(o)), labels=cat.labels(o), value=value)
+                if o else says("offer_nothing", seat=state.names[s]), AUCTION_RULE)
         )
     places = auction_order(offers, state.boss, cat)
     winners = places[: state.seats - 1]

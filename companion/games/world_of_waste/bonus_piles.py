@@ -41,7 +41,9 @@ def bonus(state: WasteState, move: Move) -> list[Explanation]:
     pile = state.piles[index]
     place_from_deck(state, taken, pile.face_up)
     cat = state.catalog
-    lines = [say(says("pile_shows", pile=index + 1, cards=cat.labels(pile.face_up)), MARKET_RULE)]
+    shown = cat.labels(pile.face_up)
+    lines = [say(says("pile_shows" if len(pile.face_up) == 2 else "pile_shows_part", pile=index + 1, cards=shown),
+                 MARKET_RULE)]
     if all(len(p.face_up) == 2 for p in state.piles):
         state.phase = Phase.AUCTION
         lines.append(
@@ -75,7 +77,7 @@ def reveal(state: WasteState, move: Move) -> list[Explanation]:
     state.face_down_due[seat].pop(0)
     state.hands[seat].append(card)
     return [
-        say(says("face_down_is", seat=state.names[seat], pile=index + 1, card=state.catalog.label(card)), MARKET_RULE,
+        say(says("face_down_is", seat=state.names[seat], pile=index + 1, card=state.catalog.name_of(card)), MARKET_RULE,
             audience=[seat]),
         say(says("face_down_recorded", seat=state.names[seat], pile=index + 1), MARKET_RULE),
     ]

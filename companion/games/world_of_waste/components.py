@@ -15,8 +15,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from companion.games.world_of_waste.words import (
+    PLURAL_CATEGORIES,
+    comma_list,
+    count_form,
+    name_forms,
+    says,
+)
 from companion.games.world_of_waste.words import cards as n_cards
-from companion.games.world_of_waste.words import comma_list, name_forms, says
 
 #: the card types the rules name, in the order a station is laid out
 TYPE_KEYS: tuple[str, ...] = (
@@ -54,6 +60,14 @@ class CardType:
     name: str
     copies: Value
     hammer: Value
+    #: the name after a count, by plural category (``(("one", "Textile"), ("other",
+    #: "Textiles"))``: the data's ``counted``; words.count_form picks one);
+    #: empty: the name follows every count
+    forms: tuple[tuple[str, str], ...] = ()
+
+    def counted(self, count: int) -> str:
+        """``1 Textile``, ``2 Textiles``, ``3 Composts``."""
+        return says("type_count", count=count, name=count_form(count, dict(self.forms), self.name))
 
     def card_id(self, copy: int) -> str:
         return f"{self.code}-{copy}"
@@ -96,7 +110,7 @@ class Catalog:
         the singular or the plural (``words.name_forms``), normalised (:func:`_norm`)."""
         index: dict[str, CardType] = {}
         for t in self.types:
-            for form in (t.key, t.code, *name_forms(t.name)):
+            for form in (t.key, t.code, *name_forms(t.name), *(f for _, f in t.forms)):
                 index.setdefault(_norm(form), t)  # the first type with a form, in the catalog's order
         return index
 
@@ -148,12 +162,21 @@ class Catalog:
     def sort_key(self, card_id: str) -> tuple[int, int]:
         return (TYPE_KEYS.index(self.kind_of(card_id)), self.copy_of(card_id))
 
-    def label(self, card_id: str) -> str:
-        return says("card_label", name=self.name_of(card_id), card=card_id)
-
     def labels(self, card_ids: Iterable[str]) -> str:
-        ids = sorted(card_ids, key=self.sort_key)
-        return comma_list(self.label(i) for i in ids) if ids else says("no_cards")
+        """Cards as the table knows them, alike ones counted, in station order:
+        ``Food waste, 2 Textiles, Recycler`` (or ``no cards``)."""
+        counts: dict[str, int] = {}
+        for card in card_ids:
+            counts[self.kind_of(card)] = counts.get(self.kind_of(card), 0) + 1
+        parts = [t.name if counts[t.key] == 1 else t.counted(counts[t.key]) for t in self.types if t.key in counts]
+        return comma_list(parts) if parts else says("no_cards")
+
+    def label(self, card_id: str) -> str:
+        """A card with the id its tag carries (``Paper (PAP-3)``): only where a
+        scan or the camera names one physical card among alike ones.  In play,
+        copies of a type are alike and a card is shown by its name
+        (:meth:`name_of`), several by :meth:`labels`."""
+        return says("card_label", name=self.name_of(card_id), card=card_id)
 
     def parse_ref(self, text: Any) -> CardRef:
         """A card id (``PAP-3``, case-insensitive) or a type's key, code or
@@ -171,7 +194,9 @@ class Catalog:
             digits = m.group(2)
             copy = int(digits) if digits.isascii() and len(digits) <= 6 else 0  # int() refuses 5000 digits
             if not 1 <= copy <= t.copies.value:
-                raise UnknownCard(says("unknown_copy", raw=raw, copies=t.copies.value, name=t.name, code=t.code))
+                raise UnknownCard(
+                    says("unknown_copy", raw=raw, cards=t.counted(t.copies.value), code=t.code, copies=t.copies.value)
+                )
             return CardRef(t.key, copy)
         t = self._by_name.get(_norm(raw))
         if t is not None:
@@ -245,7 +270,14 @@ def read_catalog(edition: Mapping[str, Any]) -> tuple[Catalog, list[str]]:
             name = key
         copies = _value(raw.get("copies"), f"cards.{key}.copies", problems)
         hammer = _value(raw.get("hammer"), f"cards.{key}.hammer", problems)
-        types.append(CardType(key, code, name.strip(), copies, hammer))
+        forms = raw.get("counted", {})  # optional: without it, the name follows every count
+        if not isinstance(forms, Mapping) or (forms and set(forms) != set(PLURAL_CATEGORIES)) or not all(
+            isinstance(f, str) and f.strip() for f in forms.values()
+        ):
+            problems.append(says("ed_counted", key=key, categories=comma_list(PLURAL_CATEGORIES)))
+            forms = {}
+        counted_forms = tuple((c, forms[c].strip()) for c in PLURAL_CATEGORIES if c in forms)
+        types.append(CardType(key, code, name.strip(), copies, hammer, counted_forms))
     paper_raw = edition.get("paper")
     paper: list[Value] = []
     if not isinstance(paper_raw, Mapping):

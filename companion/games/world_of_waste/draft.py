@@ -77,14 +77,14 @@ def pick(state: WasteState, move: Move) -> list[Explanation]:
     state.hands[seat].append(card)
     left = left_of(seat, state.seats)
     lines = [
-        say(says("picks_private", seat=name, card=cat.label(card)), DRAFT_RULE, audience=[seat]),
+        say(says("picks_private", seat=name, card=cat.name_of(card)), DRAFT_RULE, audience=[seat]),
         say(says("picks", seat=name, picked=len(state.hands[seat]), passed=len(held), left=state.names[left]), DRAFT_RULE),
     ]
     if len(held) == 1:
         last = held[0]
         state.hands[left].append(last)
         lines.append(
-            say(says("last_card_private", seat=state.names[left], card=cat.label(last)), DRAFT_RULE, audience=[left])
+            say(says("last_card_private", seat=state.names[left], card=cat.name_of(last)), DRAFT_RULE, audience=[left])
         )
         lines.append(say(says("last_card", seat=state.names[left], picked=len(state.hands[left])), DRAFT_RULE))
     elif held:

@@ -70,7 +70,17 @@ def _any_card(state: WasteState) -> str:
 
 
 def _card_choices(cat: Catalog, cards: Sequence[str]) -> tuple[Choice, ...]:
-    return tuple(Choice(c, cat.label(c)) for c in sorted(cards, key=cat.sort_key))
+    """One choice per card, by its name (the offer: how many of a type counts)."""
+    return tuple(Choice(c, cat.name_of(c)) for c in sorted(cards, key=cat.sort_key))
+
+
+def _one_of_each(cat: Catalog, cards: Sequence[str]) -> list[str]:
+    """The lowest copy of each type among ``cards``, in station order: copies
+    of a type are alike in play, so a seat picks or removes "a Paper", not PAP-3."""
+    firsts: dict[str, str] = {}
+    for c in sorted(cards, key=cat.sort_key):
+        firsts.setdefault(cat.kind_of(c), c)
+    return list(firsts.values())
 
 
 def _type_choices(cat: Catalog) -> tuple[Choice, ...]:
@@ -146,8 +156,8 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
     cat = state.catalog
     n = state.seats
     hints: list[ActionHint] = []
-    if state.phase is Phase.DEAL:
-        missing = hand_size(n) - len(state.dealt[seat])
+    missing = hand_size(n) - len(state.dealt[seat]) if state.phase is Phase.DEAL else 0
+    if state.phase is Phase.DEAL and missing:  # a seat dealt in full waits for the others (below)
         hints.append(
             ActionHint.refused(
                 "deal",
@@ -160,8 +170,8 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
     elif state.phase is Phase.DRAFT:
         if state.queues[seat]:
             held = state.queues[seat][0]
-            for c in sorted(held, key=cat.sort_key):
-                hints.append(ActionHint("pick", says("hint_pick", card=cat.label(c)), {"card": c}))
+            for c in _one_of_each(cat, held):
+                hints.append(ActionHint("pick", says("hint_pick", card=cat.name_of(c)), {"card": c}))
         else:
             hints.append(
                 ActionHint.refused("pick", says("hint_pick_any"), refusal(state, seat, "pick", {"card": _any_card(state)}))
@@ -218,11 +228,16 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
                     (Field("cards", says("field_cards"), "text"),),
                 )
             )
-        choices = _card_choices(cat, [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER])
-        for r in recyclers_to_play(state, seat):
+        removable = [c for c in state.hands[seat] + state.stations[seat] if cat.kind_of(c) != RECYCLER]
+        choices = tuple(Choice(c, cat.name_of(c)) for c in _one_of_each(cat, removable))
+        to_play = recyclers_to_play(state, seat)
+        # Recyclers are alike: the buttons play the next one (the hand's first), saying how many are left
+        for r in to_play[:1]:
+            recycler = cat.name_of(r) if len(to_play) == 1 else says(
+                "hint_recyclers_left", recycler=cat.name_of(r), count=len(to_play))
             draws = refusal(state, seat, "recycle", {"recycler": r, "use": "draw"})
             hints.append(
-                ActionHint.refused("recycle", says("hint_recycler_draw", recycler=cat.label(r)), draws,
+                ActionHint.refused("recycle", says("hint_recycler_draw", recycler=recycler), draws,
                                    {"recycler": r, "use": "draw"})
             )
             if choices:  # the check of the first card offered (the others are checked alike)
@@ -232,7 +247,7 @@ def _seat_actions(state: WasteState, seat: int) -> list[ActionHint]:
             hints.append(
                 ActionHint.refused(
                     "recycle",
-                    says("hint_recycler_remove", recycler=cat.label(r)),
+                    says("hint_recycler_remove", recycler=recycler),
                     removes,
                     {"recycler": r, "use": "remove"},
                     (Field("card", says("field_card_to_remove"), "choice", choices),),

@@ -38,6 +38,8 @@ PAGE_SAYS: Mapping[str, str] = {
     "page_round": "Round",
     "page_card_types": "Card types",
     "page_more": "More",
+    # a card shown by its type's name; alike cards once, with how many (both pages)
+    "page_card_count": "{name} ×{count}",
     # a seat's own cards (world-of-waste-private.html)
     "page_your_hand": "Your hand",
     "page_dealt_to_you": "Dealt to you",

@@ -98,9 +98,10 @@ def place(base: WasteState, block: Any) -> WasteState:
         and (not cards_given or _unchanged(st, top))
     )
     if not same:
-        if phase not in PHASES.values():
-            raise PositionError("phase", says("pos_phase_choices", phases=comma_list(PHASES)))
-        if st.phase not in PHASES.values() and phase is st.phase:
+        if phase not in PHASES.values():  # the base's own phase (draft, market, ...): no cards can be set in it
+            if top.has("phase"):  # the block names it, as describe() writes it
+                raise PositionError("phase", says("pos_phase_choices", phases=comma_list(PHASES),
+                                                  phase=PHASE_NAMES[phase.value]))
             raise PositionError(
                 "phase", says("pos_give_phase", phase=PHASE_NAMES[st.phase.value], phases=or_list(PHASES))
             )

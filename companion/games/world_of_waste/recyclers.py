@@ -93,7 +93,7 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
         extra = "" if count == 3 else says("only_left", cards=cards(count), is_are=is_are(count))
         return [
             say(
-                says("recycler_draws", seat=name, recycler=cat.label(recycler), cards=new_cards(count), only=extra),
+                says("recycler_draws", seat=name, recycler=cat.name_of(recycler), cards=new_cards(count), only=extra),
                 RECYCLER_DRAW_RULE,
             )
         ]
@@ -103,7 +103,7 @@ def recycle(state: WasteState, move: Move) -> list[Explanation]:
     state.incineration.append(card)
     return [
         say(
-            says("recycler_removes", seat=name, recycler=cat.label(recycler), card=cat.label(card), where=where),
+            says("recycler_removes", seat=name, recycler=cat.name_of(recycler), card=cat.name_of(card), where=where),
             RECYCLER_REMOVE_RULE,
         )
     ]

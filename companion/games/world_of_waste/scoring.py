@@ -158,6 +158,10 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
     plastic = [s["plastic"] for s in stations]
     plastic_pts = plastic_points(plastic)
     out: list[StationScore] = []
+
+    def named(key: str, count: int) -> str:
+        return catalog.type(key).counted(count)
+
     for seat, s in enumerate(stations):
         food, compost = s["food"], s["compost"]
         on = min(food, 3 * compost)
@@ -166,7 +170,7 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
             StationLine(
                 FOOD_LINE,
                 food_and_compost(food, compost),
-                says("detail_food", food=food, compost=compost, on=on, rest=food - on),
+                says("detail_food", food=named("food", food), compost=named("compost", compost), on=on, rest=food - on),
             ),
             StationLine(
                 ELECTRONICS_LINE,
@@ -177,29 +181,32 @@ def score_stations(catalog: Catalog, stations: Sequence[Counter[str]]) -> list[S
             StationLine(
                 TEXTILES_LINE,
                 5 * (s["textiles"] // 2),
-                says("detail_textiles", count=s["textiles"], pairs=s["textiles"] // 2),
+                says("detail_textiles", textiles=named("textiles", s["textiles"]), pairs=s["textiles"] // 2),
             ),
             StationLine(
-                METAL_LINE, 10 * (s["metal"] // 3), says("detail_metal", count=s["metal"], threes=s["metal"] // 3)
+                METAL_LINE,
+                10 * (s["metal"] // 3),
+                says("detail_metal", metal=named("metal", s["metal"]), threes=s["metal"] // 3),
             ),
             StationLine(
                 PAPER_LINE,
                 paper_points(catalog, s["paper"]),
                 says(
                     "detail_paper",
-                    count=s["paper"],
+                    paper=named("paper", s["paper"]),
                     runs=plus_list([PAPER_RUN] * paper_runs + ([paper_rest] if paper_rest else [])),
-                ) if s["paper"] else says("detail_no_paper"),
+                ) if s["paper"] else named("paper", 0),
             ),
             StationLine(
                 HAZARDOUS_LINE,
                 hazardous_points(s["hazardous"]),
-                says("detail_hazardous", count=s["hazardous"], fives=s["hazardous"] // 5, rest=s["hazardous"] % 5),
+                says("detail_hazardous", hazardous=named("hazardous", s["hazardous"]), fives=s["hazardous"] // 5,
+                     rest=s["hazardous"] % 5),
             ),
             StationLine(
                 PLASTIC_LINE,
                 plastic_pts[seat],
-                says("detail_plastic", count=plastic[seat], all=comma_list(plastic)),
+                says("detail_plastic", plastic=named("plastic", plastic[seat]), all=comma_list(plastic)),
             ),
         )
         value = sum(catalog.type(k).hammer.value * n for k, n in s.items())

@@ -182,7 +182,7 @@ def waiting_for(state: WasteState) -> str:
             if state.sorted[s]:
                 continue
             if state.face_down_due[s]:
-                parts.append(says("wait_face_down", seat=names[s]))
+                parts.append(says("wait_face_down", seat=names[s], pile=state.face_down_due[s][0] + 1))
             elif state.drawing[s]:
                 parts.append(says("wait_draw", seat=names[s], cards=cards(state.drawing[s])))
             elif station_recyclers(state, s):

@@ -74,7 +74,7 @@ def sort_seat(state: WasteState, seat: int, scan: Sequence[CardRef] | None, *, b
     state.sorted[seat] = True
     counts = type_counts(cat, state.stations[seat])
     summary = comma_list(
-        says("type_count", count=counts[k], name=cat.type(k).name) for k in TYPE_KEYS if counts[k]
+        cat.type(k).counted(counts[k]) for k in TYPE_KEYS if counts[k]
     ) or says("sorted_nothing")
     lines.append(say(says("sorts", seat=name, summary=summary), SORT_RULE))
     if all(state.sorted):

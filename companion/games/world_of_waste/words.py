@@ -10,7 +10,8 @@ may be typed, and the names of codes) and nothing else: the modules compute
 the values (names, numbers, card labels) and pass them in already written.
 
 The words the dashboard's pages show around the game's data (labels,
-headings) are in :mod:`page_words`, merged into :data:`SAYS`; the templates
+headings) are in :mod:`page_words`, and the words of its buttons and forms
+in :mod:`hint_words`, both merged into :data:`SAYS`; the templates
 name codes through :data:`NAMES` (``web/pagewords.py``).
 
 Codes (a round's phase, who sends a command, a command, a score line) stay
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.games.world_of_waste.hint_words import HINT_SAYS
 from companion.games.world_of_waste.page_words import PAGE_SAYS
 
 
@@ -97,6 +99,24 @@ def plus_list(items: Iterable[object]) -> str:
     return " + ".join(str(i) for i in items)
 
 
+# a card type's name after a count ------------------------------------------------------
+#: the plural categories a card type's ``counted`` forms are given in (the data
+#: file's ``cards.<type>.counted``), as CLDR names them: English has two
+PLURAL_CATEGORIES: tuple[str, ...] = ("one", "other")
+
+
+def plural_category(count: int) -> str:
+    """Which of :data:`PLURAL_CATEGORIES` a count takes (English: ``one`` for 1 only)."""
+    return "one" if count == 1 else "other"
+
+
+def count_form(count: int, forms: Mapping[str, str], name: str) -> str:
+    """A card type's name after ``count`` (``Textile`` after 1, ``Textiles``
+    after 2): the form the data gives for the count's category, or ``name``
+    if it gives none.  The count and the name make ``type_count``."""
+    return forms.get(plural_category(count), name)
+
+
 # the ways a card type's name may be typed ------------------------------------------------
 def name_forms(name: str) -> tuple[str, str, str]:
     """A card type's name as printed, in the singular and in the plural: the
@@ -157,6 +177,8 @@ _PLAY: Mapping[str, str] = {
     # auction.py: the secret auction, the choosing order, the bonus piles taken
     "offer_made": "{seat} offers {cards}: {labels} (auction value {value})",
     "offer_changed": "{seat} changes the offer to {cards}: {labels} (auction value {value})",
+    "offer_nothing": "{seat} offers nothing",
+    "offer_changed_nothing": "{seat} changes the offer to nothing",
     "offer_committed": "{seat} has committed an offer",
     "offers_shown": "3, 2, 1, WASTE! The offers are shown together:",
     "auction_place": "{place}. {seat} with {cards}, value {value}",
@@ -183,6 +205,8 @@ _PLAY: Mapping[str, str] = {
     "piles_by_the_table": "the bonus piles are laid out by the table: chance (the camera) or the host records them",
     "pile_full": "bonus pile {pile} has two cards face up and one face down; {cards} of it {is_are} recorded already",
     "pile_shows": "Bonus pile {pile} shows {cards} face up, and one card face down",
+    "pile_shows_part": "Bonus pile {pile} shows {cards} face up so far; its second face-up card is still to be "
+                       "recorded",
     "auction_begins": "Auction: every seat secretly offers cards from this round's hand. The offers are shown "
                       "together when all are in.",
     "no_face_down_due": "{seat} has no face-down bonus card to record",
@@ -195,11 +219,13 @@ _PLAY: Mapping[str, str] = {
     "where_held": "already held by a seat",
     "wait_deal": "{boss} (boss) deals {hand} cards each; waiting for the cards of {seats}",
     "wait_draft": "draft: {seats} to pick a card and pass the pile left",
-    "wait_market": "marketplace: waiting for the face-up cards of bonus pile {piles}",
-    "wait_market_piles": "marketplace: waiting for the face-up cards of bonus piles {piles}",
+    "wait_market": "marketplace: bonus pile {piles} is laid out (two cards face up, one face down); waiting for "
+                   "its face-up cards",
+    "wait_market_piles": "marketplace: bonus piles {piles} are laid out (two cards face up, one face down each); "
+                         "waiting for their face-up cards",
     "wait_offers": "auction: waiting for the secret offers of {seats}",
     "wait_choose": "auction: {seat} chooses a bonus pile",
-    "wait_face_down": "{seat} records the face-down card",
+    "wait_face_down": "{seat} records the face-down card of bonus pile {pile}",
     "wait_draw": "{seat} draws {cards} for a Recycler",
     "wait_station_recycler": "{seat} plays the Recycler drawn into the station and sorts the waste",
     "wait_station_recyclers": "{seat} plays the {count} Recyclers drawn into the station and sorts the waste",
@@ -337,42 +363,6 @@ _PLAY: Mapping[str, str] = {
     "cards_empty": "'{command}': 'cards' is empty",
     "no_card_expected": "no card is expected now ({waiting}); a card is seen when it is dealt, laid in a bonus pile, "
                         "turned over from a bonus pile or drawn by a Recycler",
-    # hints.py: the buttons and forms of the phones and the host page
-    "software_note": "by software (a demo without real cards)",
-    "hint_soft_deal": "Deal {seat}'s cards {note}",
-    "hint_soft_bonus": "Lay out the next bonus pile {note}",
-    "hint_soft_draw": "Draw a Recycler's cards {note}",
-    "hint_soft_reveal": "Turn over a face-down bonus card {note}",
-    "field_cards": "card ids (PAP-3) or types, comma separated",
-    "hint_dealt_to": "Cards dealt to {seat} ({missing} to go)",
-    "hint_face_up": "Face-up cards of bonus pile {pile} ({missing} to go)",
-    "hint_drawn_by": "Cards drawn by {seat}'s Recycler ({missing} to go)",
-    "hint_face_down_of": "{seat}'s face-down bonus card",
-    "field_card_or_type": "card id or type",
-    "hint_give_boss": "Give the boss card to (round 1)",
-    "field_seat": "seat",
-    "hint_end": "End the game now and score it (the stations as they stand)",
-    "field_why": "Why (optional)",
-    "hint_scan": "Scan {seat}'s station",
-    "hint_sort_scan": "Sort {seat}'s waste from a scan of the station",
-    "field_card_ids": "card ids, comma separated",
-    "hint_my_deal": "Enter my dealt cards ({missing} to go)",
-    "hint_pick": "Pick {card}",
-    "hint_pick_any": "Pick a card",
-    "hint_change_offer": "Change my secret offer",
-    "hint_offer": "Offer cards (secret)",
-    "field_offer": "cards from this round's hand",
-    "hint_offer_nothing": "Offer nothing (no bonus pile)",
-    "hint_take_pile": "Take bonus pile {pile}: {cards} + 1 face down",
-    "hint_record_face_down": "Record the face-down card of bonus pile {pile}",
-    "field_the_card": "the card",
-    "hint_my_draw": "Enter the {cards} my Recycler draws",
-    "hint_recycler_draw": "{recycler}: draw three new cards into my station",
-    "nothing_to_remove": "there is no card to remove",
-    "hint_recycler_remove": "{recycler}: remove one card from my hand or station",
-    "field_card_to_remove": "the card to remove",
-    "hint_sort": "Sort my hand into my station",
-    "hint_wait": "Nothing to do now",
     # views.py: the screens' words, the status line, the public notes
     "view_face_down": "face down",
     "status": "Round {round} of {rounds}: {waiting}",
@@ -385,14 +375,13 @@ _PLAY: Mapping[str, str] = {
     # game.py: the edition's data refused at setup
     "bad_data": "the World of Waste data cannot be used: {problems}",
     # scoring.py: the score sheet's details and notes (its lines' labels: SCORE_LINES)
-    "detail_food": "{food} food, {compost} compost: {on} food on compost × 3 + {rest} × 1",
+    "detail_food": "{food}, {compost}: {on} on compost × 3 + {rest} × 1",
     "detail_electronics": "{small} small + {large} large = {units} electronics; all seats: {all}",
-    "detail_textiles": "{count} textiles: 5 per pair × {pairs}",
-    "detail_metal": "{count} metal: 10 per three × {threes}",
-    "detail_paper": "{count} paper: runs of {runs}",
-    "detail_no_paper": "0 paper",
-    "detail_hazardous": "{count} hazardous: 12 per full five × {fives}, -2 × {rest}",
-    "detail_plastic": "{count} plastic; all seats: {all}",
+    "detail_textiles": "{textiles}: 5 per pair × {pairs}",
+    "detail_metal": "{metal}: 10 per three × {threes}",
+    "detail_paper": "{paper}: runs of {runs}",
+    "detail_hazardous": "{hazardous}: 12 per full five × {fives}, -2 × {rest}",
+    "detail_plastic": "{plastic}; all seats: {all}",
     "paper_unverified_run": "Paper runs of {cards} were scored with an unverified default of the Paper table ({values})",
     "paper_unverified_runs": "Paper runs of {runs} cards were scored with unverified defaults of the Paper table ({values})",
     "run_value": "{count} → {value}",
@@ -407,8 +396,10 @@ _PLAY: Mapping[str, str] = {
     "provisional": "provisional: round {round} of {rounds} is being played",
     "ended_sheet": "the game was {ended}: the stations are scored as they stood",
     # position.py: a position block's refusals, by field
-    "pos_phase_choices": "is one of {phases}",
-    "pos_give_phase": "the base position is in the {phase} step: give the phase ({phases})",
+    "pos_phase_choices": "is one of {phases}, not {phase}: a position is set up at the start of a round (deal) or "
+                         "after the auction (play)",
+    "pos_give_phase": "the base position is in the {phase} step, where no position is set up: give the phase "
+                      "({phases})",
     "pos_play_needs_hands": "a position in the play step needs each seat's cards of this round",
     "pos_hands_in_play": "seats hold cards of their own only in the play step (the deal comes first)",
     "pos_card_list": "must be a list of cards (ids like PAP-3, or types like Paper)",
@@ -425,7 +416,7 @@ _PLAY: Mapping[str, str] = {
     "no_cards": "no cards",
     "card_named_by": "a card is named by its id (like 'PAP-3') or its type, not {text!r}",
     "unknown_code": "unknown card {raw!r}: no card type has the code {code!r} ({codes})",
-    "unknown_copy": "unknown card {raw!r}: this edition's deck has {copies} {name} ({code}-1..{code}-{copies})",
+    "unknown_copy": "unknown card {raw!r}: this edition's deck has {cards} ({code}-1..{code}-{copies})",
     "unknown_card": "unknown card {raw!r}: give a card id like 'PAP-3' or a type ({codes})",
     "code_is": "{code} = {name}",
     "unverified_copies": "{name}: copies in the deck",
@@ -443,6 +434,8 @@ _PLAY: Mapping[str, str] = {
     "ed_code_form": "cards.{key}.code: 1-8 uppercase letters or digits, not {code!r}",
     "ed_code_used": "cards.{key}.code: {code!r} is used by another type",
     "ed_name": "cards.{key}.name: a non-empty name",
+    "ed_counted": "cards.{key}.counted: the name after a count, an object with a non-empty text for each of "
+                  "{categories} (like {{\"one\": \"Textile\", \"other\": \"Textiles\"}})",
     "ed_paper_object": "'paper' must be an object: number of papers in a run (\"1\"..\"8\") -> points",
     "ed_paper_runs": "paper: only runs of 1..8 papers are scored (seed 001, Paper), not {extra}",
     "ed_paper_order": "paper: a longer run must never be worth less than a shorter one",
@@ -463,8 +456,8 @@ _PLAY: Mapping[str, str] = {
 }
 
 
-#: every sentence and word of the game: its play's (above) and its pages' (page_words.py)
-SAYS: Mapping[str, str] = {**_PLAY, **PAGE_SAYS}
+#: every sentence and word of the game: its play's (above), its buttons' (hint_words.py) and its pages' (page_words.py)
+SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **PAGE_SAYS}
 
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
 NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES}
