@@ -93,7 +93,7 @@ def test_the_degradation_line_never_counts_past_the_circle() -> None:
     assert line.text.endswith("moves 1 spot and reaches the bank-run circle; the other 1 spot is dropped")
     s.meter = 0
     line = chip_line(s, 2, "x: the chip", C.DEGRADATION)
-    assert line.text == f"x: the chip moves 2 spots (2 of {s.spots} to the bank-run circle)"
+    assert line.text == f"X: the chip moves 2 spots (2 of {s.spots} to the bank-run circle)"
 
 
 # the sector die in ring I ---------------------------------------------------------------------

@@ -40,7 +40,7 @@ from companion.games.money_maker.state import (
     BankRun,
     MoneyMakerState,
 )
-from companion.games.money_maker.words import comma_list, die_dice, is_are, plural, says
+from companion.games.money_maker.words import comma_list, die_dice, is_are, plural, says, sentence
 from companion.rules import Citation, Explanation, say
 
 Lines = list[Explanation]
@@ -109,16 +109,16 @@ def chip_line(state: MoneyMakerState, spots: int, what: str, rule: Citation) -> 
     moved = state.meter - before
     dropped = spots - moved
     if not dropped:
-        return say(says("chip_moves", what=what, spots=_spots(spots), meter=state.meter, circle=state.spots), rule)
+        return say(sentence(says("chip_moves", what=what, spots=_spots(spots), meter=state.meter, circle=state.spots)), rule)
     return say(
-        says("chip_reaches_circle", what=what, spots=_spots(moved), dropped=_spots(dropped), is_are=is_are(dropped)),
+        sentence(says("chip_reaches_circle", what=what, spots=_spots(moved), dropped=_spots(dropped), is_are=is_are(dropped))),
         rule,
         C.STEPS_DROPPED,
     )
 
 
 def _spots(n: int) -> str:
-    return plural(n, "spot")
+    return plural(n, says("noun_spot"), says("noun_spots"))
 
 
 def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lines, sectors: list[str] | None = None) -> None:

@@ -137,7 +137,7 @@ def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines
         rule = says("more_than") if state.more_than else says("at_least")
         where = says("roll_where_sectors", sectors=plus_list(sectors)) if sectors else says("roll_where_none")
         how = says(
-            "roll_how", where=where, banks=plural(count, "bank"), rule=rule, number=face.number,
+            "roll_how", where=where, banks=plural(count, says("noun_bank"), says("noun_banks")), rule=rule, number=face.number,
             over=says("roll_over", banks=comma_list(over)) if over else "",
         )
     state.last_roll = Roll(rolled, list(sectors))

@@ -73,7 +73,7 @@ def end_early(state: MoneyMakerState, reason: str, lines: Lines) -> None:
     left = state.length - state.runs_done
     skipped.append(says("skip_turns_runs", done=state.runs_done, length=state.length) if left > 0 else says("skip_turns"))
     if state.offers:
-        skipped.append(says("skip_offers", offers=plural(len(state.offers), "deal offer")))
+        skipped.append(says("skip_offers", offers=plural(len(state.offers), says("noun_deal_offer"), says("noun_deal_offers"))))
         state.offers = []
     because = says("because", reason=reason) if reason else ""
     state.over = says("ended_early", because=because)

@@ -22,6 +22,7 @@ from companion.games.money_maker.dice import roll_expected
 from companion.games.money_maker.moves import parse
 from companion.games.money_maker.offers import offer_words
 from companion.games.money_maker.payment import credit_usable, ring_blocks
+from companion.games.money_maker.promotion import ring_name
 from companion.games.money_maker.rules import check
 from companion.games.money_maker.state import (
     ACTION,
@@ -37,6 +38,7 @@ from companion.games.money_maker.state import (
     UNSETTLED,
     MoneyMakerState,
     card_kind,
+    card_name,
     market_price,
     opening_bid,
     sell_price,
@@ -158,6 +160,15 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
     return out
 
 
+def _degrade_label(state: MoneyMakerState, seat: int, *, host: bool) -> str:
+    """The degrade button, saying where the bank goes: a ring lower, debtors' prison, or bankrupt."""
+    bank = state.banks[seat]
+    if bank.in_prison:
+        return says("hint_host_degrade_bankrupt", seat=state.names[seat]) if host else says("hint_degrade_bankrupt")
+    lower = ring_name(state, bank.rating - 1)
+    return says("hint_host_degrade", seat=state.names[seat], ring=lower) if host else says("hint_degrade", ring=lower)
+
+
 def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
     out: list[ActionHint] = []
     seats = tuple(Choice(n, n) for i, n in enumerate(state.names) if not state.banks[i].bankrupt)
@@ -170,7 +181,8 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
     if state.phase == BANK_RUN and state.bank_run is not None:
         for s, standing in sorted(state.bank_run.standing.items()):
             if standing == INSOLVENT:
-                out.append(ActionHint("degrade", says("hint_host_degrade", seat=state.names[s]), {"seat": state.names[s]}, moves_money=True))
+                label = _degrade_label(state, s, host=True)
+                out.append(ActionHint("degrade", label, {"seat": state.names[s]}, moves_money=True))
     for o in state.offers:
         out.append(
             ActionHint(
@@ -219,7 +231,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             why = IllegalMove(says("why_prison_no_bid"), C.PRISON)
         elif a.bidder == seat:
             why = IllegalMove(says("why_highest_bidder"), C.STEP2)
-        what = says("first_turn") if not a.card else a.card
+        what = says("first_turn") if not a.card else card_name(state, a.card)
         out.append(
             ActionHint.refused(
                 "bid",
@@ -229,12 +241,13 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             )
         )
         if phase == AUCTION and seat == state.turn and a.bidder is not None:
-            out.append(ActionHint("close_auction", says("hint_sold", seat=state.names[a.bidder], high=a.high)))
+            sold = says("hint_sold_you", high=a.high) if a.bidder == seat else says("hint_sold", seat=state.names[a.bidder], high=a.high)
+            out.append(ActionHint("close_auction", sold))
         elif phase == FIRST_AUCTION and a.bidder == seat:
             # the high bidder may close the first-turn auction (seed 002, The first turn)
             out.append(ActionHint("close_auction", says("hint_close_you_start", high=a.high)))
     if phase == PAYMENT and state.due is not None and state.due.seat == seat:
-        due_what = says("first_turn") if state.due.purpose == "first-turn" else state.due.card
+        due_what = card_name(state, state.due.card) if state.due.card else says("first_turn")
         out.append(
             ActionHint(
                 "pay",
@@ -275,8 +288,9 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
     # step 3
     if phase in (INVEST, TRADE):
         for m in MARKETS:
-            left = state.comp.buy_limit - state.bought.get(m, 0)
-            why = turn_reason or (IllegalMove(says("why_bought_4"), C.BUYING) if left <= 0 else None)
+            bought, limit = state.bought.get(m, 0), state.comp.buy_limit
+            left = limit - bought
+            why = turn_reason or (IllegalMove(says("why_bought_limit", bought=bought, limit=limit), C.BUYING) if left <= 0 else None)
             out.append(
                 ActionHint.refused(
                     "buy",
@@ -365,7 +379,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                     moves_money=True,
                 )
             )
-            out.append(ActionHint("degrade", says("hint_degrade"), moves_money=True))
+            out.append(ActionHint("degrade", _degrade_label(state, seat, host=False), moves_money=True))
     if seat in state.may_redistribute and bank.on_board:
         out.append(
             ActionHint(

@@ -40,7 +40,7 @@ def _bundle_words(state: MoneyMakerState, giver: int, bundle: Mapping[str, objec
     actions = bundle.get("actions", [])
     assert isinstance(actions, list)
     if actions:
-        parts.append(plural(len(actions), "action card"))
+        parts.append(plural(len(actions), says("noun_action_card"), says("noun_action_cards")))
     return comma_list(parts) or says("nothing")
 
 

@@ -277,6 +277,12 @@ def card_kind(card_id: str) -> str:
     return card_id.rsplit("-", 1)[0]
 
 
+def card_name(state: MoneyMakerState, card_id: str) -> str:
+    """An investment card as the table knows it: by the name printed on it (its id
+    ``FARM-2`` is the companion's, not printed on the card)."""
+    return state.comp.investment(card_kind(card_id)).name
+
+
 def card_label(state: MoneyMakerState, card_id: str) -> str:
     kind = state.comp.investment(card_kind(card_id))
     return says("card_label", name=kind.name, card=card_id)
@@ -316,7 +322,8 @@ def phase_words(state: MoneyMakerState) -> str:
     if p == FIRST_AUCTION:
         missing = state.comp.open_at_start - len(state.open_cards)
         if missing > 0:
-            return says("wait_open_cards", cards=plural(missing, "more investment card"))
+            more = plural(missing, says("noun_more_investment_card"), says("noun_more_investment_cards"))
+            return says("wait_open_cards", cards=more)
         bidder = state.auction.bidder if state.auction is not None else None
         high = (
             says("wait_high_bid", high=state.auction.high, seat=state.names[bidder])
@@ -328,15 +335,21 @@ def phase_words(state: MoneyMakerState) -> str:
         closer = says("closer_host_or_bidder") if bidder is not None else says("closer_host")
         return says("wait_first_auction", high=high, floor=floor, closer=closer)
     if p == PAYMENT and state.due is not None:
-        return says("wait_payment", seat=state.names[state.due.seat], amount=state.due.amount)
+        due = state.due
+        if due.card:
+            return says("wait_payment_card", seat=state.names[due.seat], amount=due.amount, card=card_name(state, due.card))
+        return says("wait_payment_first_turn", seat=state.names[due.seat], amount=due.amount)
     if p == DRAW:
         return says("wait_draw", seat=state.names[state.turn])
+    if p == INVEST and state.banks[state.turn].in_prison:
+        prisoner = state.banks[state.turn]
+        return says("wait_invest_prison", seat=state.names[state.turn], debt=prisoner.on_board)
     if p == INVEST:
         return says("wait_invest", seat=state.names[state.turn])
     a = state.auction
     if p == AUCTION and a is not None and a.bidder is not None:
         who = state.names[a.bidder]
-        return says("wait_auction", card=card_label(state, a.card), high=a.high, seat=who)
+        return says("wait_auction", card=card_name(state, a.card), high=a.high, seat=who, turn=state.names[state.turn])
     if p == TRADE:
         return says("wait_trade", seat=state.names[state.turn])
     if p == ACTION:

@@ -18,20 +18,23 @@ from companion.games.money_maker.state import (
     AUCTION,
     BANK_RUN,
     FIRST_AUCTION,
+    INSOLVENT,
     INVEST,
     OVER,
     PAYMENT,
     PRISON,
     TRADE,
+    UNSETTLED,
     Bank,
     MoneyMakerState,
     card_kind,
+    card_name,
     market_price,
     opening_bid,
     phase_words,
     sell_price,
 )
-from companion.games.money_maker.words import comma_list, die_dice, says
+from companion.games.money_maker.words import die_dice, says, semicolon_list, sentence
 
 
 def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
@@ -102,7 +105,11 @@ def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
             "bidder": names[a.bidder] if a.bidder is not None else None,
         }
     if state.due is not None:
-        out["payment_due"] = {"seat": names[state.due.seat], "amount": state.due.amount, "for": state.due.purpose, "card": state.due.card}
+        due = state.due
+        out["payment_due"] = {
+            "seat": names[due.seat], "amount": due.amount, "for": due.purpose, "card": due.card,
+            "card_name": card_name(state, due.card) if due.card else "",
+        }
     run = state.bank_run
     if run is not None:
         out["bank_run"] = {
@@ -194,9 +201,13 @@ def status(state: MoneyMakerState) -> str:
         if not run.started:
             count = run.needed - len(run.sectors)
             return says("status_run_roll", number=run.number, count=count, dice=die_dice(count))
-        waiting = [state.names[s] for s, st in sorted(run.standing.items()) if st in ("unsettled", "insolvent")]
-        return says("status_run_waiting", number=run.number, seats=comma_list(waiting))
-    return phase_words(state)
+        waiting = [
+            says("status_run_settles", seat=state.names[s]) if st == UNSETTLED
+            else says("status_run_short", seat=state.names[s], residual=run.residual.get(s, 0))
+            for s, st in sorted(run.standing.items()) if st in (UNSETTLED, INSOLVENT)
+        ]
+        return says("status_run_waiting", number=run.number, waiting=semicolon_list(waiting))
+    return sentence(phase_words(state))
 
 def awaiting(state: MoneyMakerState) -> frozenset[int]:
     bidders = frozenset(b.seat for b in state.banks if not b.bankrupt and not b.in_prison)

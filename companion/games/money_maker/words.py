@@ -9,20 +9,24 @@ translation replaces this table (and the small helpers below that write
 counts and lists, and the names of the codes a sentence shows: markets,
 standings, actors) and nothing else: the modules compute the values (names,
 numbers, card labels) and pass them in already written.  The host's words
-are in :mod:`host_words`, the dashboard pages' in :mod:`page_words`.
+are in :mod:`host_words`, the buttons' in :mod:`hint_words`, the dashboard
+pages' in :mod:`page_words`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.games.money_maker.hint_words import HINT_SAYS
 from companion.games.money_maker.host_words import HOST_SAYS
 from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
 
 
 # counts and lists, written before they go into a template --------------------------
 def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 spot``, ``2 spots``, ``0 spots`` (``many`` for irregular words)."""
+    """``1 spot``, ``2 spots``, ``0 spots``.  The modules pass both nouns from the
+    table (``says("noun_spot"), says("noun_spots")``); which one a count takes is
+    this helper's (a translation's) rule."""
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
@@ -39,6 +43,11 @@ def die_dice(count: int) -> str:
 def good_goods(count: int) -> str:
     """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
     return "good" if count == 1 else "goods"
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence on its own: its first letter capital (a status line)."""
+    return text[:1].upper() + text[1:]
 
 
 def signed(number: int) -> str:
@@ -100,17 +109,30 @@ _PLAY: Mapping[str, str] = {
     "ring_named": "ring {ring}",
     "debtors_prison": "debtors' prison",
     "natural_reserve_only": "the {market} natural reserve holds only {count}",
+    # the nouns of counts, one and many (words.plural writes the count before them)
+    "noun_spot": "spot",
+    "noun_spots": "spots",
+    "noun_bank": "bank",
+    "noun_banks": "banks",
+    "noun_deal_offer": "deal offer",
+    "noun_deal_offers": "deal offers",
+    "noun_action_card": "action card",
+    "noun_action_cards": "action cards",
+    "noun_more_investment_card": "more investment card",
+    "noun_more_investment_cards": "more investment cards",
     # state.py: card labels, what the table waits for, a move out of its turn
     "card_label": "{name} ({card})",
-    "wait_open_cards": "open {cards}; anyone may bid for the first turn",
+    "wait_open_cards": "open {cards} from the deck; anyone may bid for the first turn",
     "wait_high_bid": " (high bid {high} by {seat})",
     "closer_host_or_bidder": "the host or the high bidder closes it",
     "closer_host": "the host closes it",
     "wait_first_auction": "the auction for the first turn is on{high}: the next bid is at least {floor}; {closer}",
-    "wait_payment": "{seat} first pays {amount}",
+    "wait_payment_first_turn": "{seat} pays {amount} for the first turn",
+    "wait_payment_card": "{seat} pays {amount} for {card}",
     "wait_draw": "{seat} draws an investment card first (step 1)",
     "wait_invest": "{seat} may open an auction (step 2)",
-    "wait_auction": "auction on {card}: high bid {high} by {seat}; anyone may overbid",
+    "wait_invest_prison": "{seat} is in debtors' prison, owing {debt}: no auction; sales pay the debt first (steps 2-3)",
+    "wait_auction": "auction on {card}: high bid {high} by {seat}; anyone may overbid, then {turn} closes it",
     "wait_trade": "{seat} is buying, producing and selling (step 3)",
     "wait_action": "{seat} may buy an action card, then the dice are rolled (step 4)",
     "wait_bank_run": "a bank run is on",
@@ -231,7 +253,7 @@ _PLAY: Mapping[str, str] = {
     "holds_foreign_settle": "{seat} holds other banks' credit: settle, saying how much of it to use (gold follows)",
     "puts_down_gold": "{seat} puts down {gold} gold",
     "insolvent": "{seat} is insolvent: {remaining} credit stays in front of the vault. Negotiate with a solvent bank "
-                 "(deal, then pay_debt) or degrade",
+                 "(a deal, then pay the residual debt) or degrade",
     "solvent": "{seat} is solvent: paid {paid}",
     "nothing_to_settle": "{seat} has nothing left to settle in this bank run",
     "own_credit_not_for_debt": "own credit never pays a bank-run debt: use gold or other banks' credit",
@@ -322,7 +344,7 @@ _PLAY: Mapping[str, str] = {
     "action_quoted": ": \u201c{text}\u201d",
     "action_no_text": " (its text is not in this edition)",
     "plays_action": "{seat} plays {name}{text}. The owner announces the effect; the host records the resulting transfers "
-                    "(deal / grant)",
+                    "(a deal, or gold from or to the Gold Reserve)",
     "reserve_only": "the Gold Reserve holds only {reserve}",
     "vault_lacks_gold": "{seat}'s vault does not hold {gold} gold",
     "vault_lacks_goods": "{seat}'s vault does not hold {count} {market} {goods}",
@@ -408,81 +430,17 @@ _PLAY: Mapping[str, str] = {
     "note_tie_gold": "Final score = assets - liabilities; a tie goes to the bank with more gold (the table's rules option)",
     "note_tie_shared": "Final score = assets - liabilities; banks as rich as each other share the place (002 names no "
                        "tie-break)",
-    # hints.py: buttons, form fields and why a button is greyed
-    "field_gold": "Gold (you hold {gold})",
-    "field_own_credit": "Own credit (spread over {blocks})",
-    "field_foreign": "{issuer}'s credit (you hold {held}){unusable}",
-    "not_usable": " - not usable: {why}",
-    "its_turn": "it is {seat}'s turn",
-    "card_left": "{name} ({left} left)",
-    "hint_card_opened": "Investment card opened",
-    "field_card": "Card",
-    "field_credit_die": "Credit die",
-    "field_sector_optional": "Sector {dice} ({count}, optional: every bank is in ring I)",
-    "not_rolled": "not rolled",
-    "field_sector_dice": "Sector {dice} ({count})",
-    "hint_dice_rolled": "Dice rolled (end of turn)",
-    "hint_run_sector": "Sector {dice} for bank run {number}",
-    "field_sector": "Sector",
-    "hint_close_sold": "Close the auction: sold to {seat} for {high}",
-    "hint_close_nobody": "Close the auction (nobody bid: the start seat begins)",
-    "hint_host_degrade": "{seat} degrades (no deal)",
-    "hint_host_withdraw": "Withdraw {proposer}'s deal offer {number} to {other}",
-    "hint_record_deal": "Record a deal both banks agreed at the table",
-    "field_two_banks": "The two banks",
-    "hint_grant": "Record an action card's effect (gold from/to the Gold Reserve)",
-    "field_bank": "Bank",
-    "field_grant_gold": "Gold (+ from the reserve, - to it)",
-    "hint_end": "End the game now and score it",
-    "field_why": "Why (optional)",
-    "why_prison_no_bid": "debtors' prison: no bidding",
-    "why_highest_bidder": "you are the highest bidder",
-    "hint_bid": "Bid for {what}",
-    "field_your_bid": "Your bid",
-    "hint_sold": "Sold! to {seat} for {high}",
-    "hint_close_you_start": "Close the auction: you start, paying {high}",
-    "hint_pay": "Pay {amount} for {what}",
-    "why_prison_no_auction": "debtors' prison: no auction in your turn",
-    "hint_auction": "Auction {name} ({card}) from {opening}",
-    "why_too_little": "you hold too little gold and usable credit to pay {amount}",
-    "hint_pay_off": "Alternative step: pay off {amount} on {block}",
-    "why_bought_4": "you bought 4 here this turn",
-    "hint_buy": "Buy {market} goods (now {price} each)",
-    "field_how_many": "How many",
-    "why_hold_none": "you hold none",
-    "hint_sell": "Sell {market} goods (next pays {price})",
-    "why_produced_already": "produced already this turn",
-    "field_convert": "Convert {trade} {goods} into",
-    "why_converts_exactly": "it converts exactly {trade} {goods} of one kind: you hold fewer of each",
-    "hint_produce": "Produce with {name} ({card})",
-    "hint_end_trading": "Done trading: on to step 4",
-    "field_which_card": "Which card did you draw? (only you see it)",
-    "not_telling": "Not telling",
-    "hint_buy_action": "Buy an action card ({price})",
-    "hint_play": "Play {card}",
-    "hint_settle": "Settle the bank run: you owe {owes} (other banks' credit first, then all your gold)",
-    "hint_pay_debt": "Pay residual debt ({owes})",
-    "why_make_deal_first": "you hold no gold or usable credit: make a deal first",
-    "hint_degrade": "Degrade one rating (no deal)",
-    "hint_redistribute": "Redistribute your {credit} credit over your ring",
-    "hint_accept": "Accept {proposer}'s deal (offer {number}): {what}",
-    "hint_decline": "Decline {proposer}'s deal (offer {number})",
-    "hint_withdraw": "Withdraw your deal offer {number} to {other}",
-    "hint_propose": "Propose a deal to another bank (it accepts or declines on its own phone)",
-    "field_with": "With",
-    "field_give_gold": "Gold you give",
-    "field_give_credit": "Own credit you give",
-    "field_get_gold": "Gold you get",
-    "field_get_credit": "Their credit you get",
     # views.py: the words of the screens, the status line
     "action_not_told": "an action card (not told)",
     "status_over": "Game over: {over}",
     "status_run_roll": "Bank run {number}: roll {count} sector {dice}",
-    "status_run_waiting": "Bank run {number}: waiting for {seats} (settle, negotiate, pay or degrade)",
+    "status_run_waiting": "Bank run {number}: {waiting}",
+    "status_run_settles": "{seat} settles",
+    "status_run_short": "{seat} is short {residual} (a deal, pay or degrade)",
 }
 
-#: every sentence of Money Maker, by key: the words of play, the host's and the pages'
-SAYS: Mapping[str, str] = {**_PLAY, **HOST_SAYS, **PAGE_SAYS}
+#: every sentence of Money Maker, by key: the words of play, the buttons', the host's and the pages'
+SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **HOST_SAYS, **PAGE_SAYS}
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
 NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES}
 
