@@ -214,7 +214,7 @@ def test_seat_view_shape() -> None:
     table = GAME.view(s.state, TABLE_SCREEN)
     assert set(table) == {
         "phase", "round", "start_seat", "turn", "status", "seats", "sets", "next_deal", "deck", "discard",
-        "set_aside", "pollution_check_this_round", "end_reached", "supply", "auction", "pollution_check",
+        "set_aside", "pollution_check_this_round", "end_reached", "supply", "loan_amount", "auction", "pollution_check",
         "ended_by_host", "end_reason", "common_waste", "disaster", "rules_in_force", "vote", "set_auction",
     }
     assert set(table["seats"][0]) == {

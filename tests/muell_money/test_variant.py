@@ -4,12 +4,15 @@ options where the text is silent."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.commands import Command
 from companion.errors import InvalidCommand
 from companion.games.base import TABLE_SCREEN, seat_viewer
 from companion.games.muell_money import citations as R
+from companion.games.muell_money.negotiation import title
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.state import Adopted, Phase
 from companion.rules import Explanation
@@ -201,7 +204,7 @@ def test_a_proposal_goes_to_a_secret_weighted_vote_and_only_the_totals_are_annou
     assert any(e.text == "Ann, you vote for with 3 votes" and e.audience == frozenset({0}) for e in s.lines)
     s.refuse("Ann", "vote", "already voted", choice="against")
     public = s.do("Bob", "vote", choice="against")
-    assert "Vote 1 on '1) A Negotiation always moves the common waste marker back one space and costs 1 M': " \
+    assert "Vote 1 on '1) A Negotiation always moves the common waste marker back 1 space and costs 1 M': " \
            "3 votes for, 1 vote against: adopted" in " ".join(public)
     assert not any("25" in line or " 5 M" in line for line in public)
     assert [a.proposal for a in s.state.adopted] == ["negotiation-cost"]
@@ -252,6 +255,51 @@ def test_vote_options_tie_abstain_and_voters() -> None:
     s.do("Ann", "vote", choice="for")
     public = s.do("Bob", "vote", choice="abstain")
     assert "1 voter for, 0 voters against, 1 abstaining: adopted" in " ".join(public)
+
+
+def test_a_tie_says_how_the_proposer_voted_in_words_that_fit_each_choice() -> None:
+    """'the proposer Ann voted abstains' was no sentence: each choice has its own words."""
+    for ann, bob, said in (("for", "against", "the proposer Ann voted for: adopted"),
+                           ("against", "for", "the proposer Ann voted against: rejected"),
+                           ("abstain", "abstain", "2 abstaining: a tie, and the proposer Ann abstained: rejected")):
+        s = negotiating(ann_cash=15, bob_cash=15, vote_tie="proposer-decides")
+        s.do("Ann", "play", card="Negotiation", propose=3)
+        s.do("Ann", "vote", choice=ann)
+        public = " ".join(s.do("Bob", "vote", choice=bob))
+        assert said in public, public
+        assert "voted abstain" not in public
+
+
+def test_the_vote_buttons_name_the_rule_a_repeal_would_cancel() -> None:
+    """'Vote for 4) A rule adopted earlier by vote is repealed' did not say which rule."""
+    s = negotiating()
+    s.state.adopted = [Adopted("set-auction", 1, 1)]
+    s.do("Ann", "play", card="Negotiation", propose=4, repeal=3)
+    labels = [h.label for h in GAME.actions(s.state, s.actor("Bob")) if h.command == "vote"]
+    assert labels[0] == ("Vote for '4) A rule adopted earlier by vote is repealed: "
+                         "'3) The sets are auctioned (payments to the bank) instead of chosen'' (2 votes)")
+    assert labels[1:] == ["Vote against it (2 votes)", "Abstain"]
+
+
+def test_a_proposals_title_takes_its_figures_from_the_tables_data() -> None:
+    edition = GAME.default_edition()
+    edition["simulation_variant"].update(negotiation_back_steps=2, negotiation_back_cost=3)
+    state = GAME.setup(replace(config(2, SIM), edition=edition))
+    assert title(state, "negotiation-cost") == \
+        "1) A Negotiation always moves the common waste marker back 2 spaces and costs 3 M"
+    assert title(Scene(2, SIM).state, "negotiation-cost") == \
+        "1) A Negotiation always moves the common waste marker back 1 space and costs 1 M"
+
+
+def test_the_first_set_to_auction_is_named_first_not_next() -> None:
+    s = Scene(2, SIM)
+    s.state.adopted = [Adopted("set-auction", 1, 1)]
+    lines = s.deal_sets(("Order", "Growth", "Innovate"), ("Growth", "Innovate", "Waste Disposal"), FILLER)
+    assert lines[-2].startswith("The 3 sets are laid out: they are auctioned"), lines[-2:]
+    assert lines[-1].startswith("Ann names the first set to auction"), lines[-2:]
+    s.do("Ann", "choose", set=1)
+    s.do("Bob", "no-bid")
+    assert s.do("Ann", "no-bid")[-1].startswith("Bob, the last seat without cards")
 
 
 def test_only_the_agreed_proposals_may_be_made_and_a_repeal_names_an_adopted_rule() -> None:

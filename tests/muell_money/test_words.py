@@ -81,21 +81,32 @@ def test_a_sentence_shows_a_waste_zone_by_its_name(monkeypatch: pytest.MonkeyPat
     assert GAME.view(s.state, TABLE_SCREEN)["seats"][0]["waste_zone"] == "red"  # the view keeps the code
 
 
-def test_a_sentence_shows_a_ballot_choice_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bribery vote's label and the seat's own line name the choice; the command and the ballot keep 'for'."""
-    monkeypatch.setitem(words.VOTE_CHOICES, "for", "pour")
+def test_each_ballot_choice_has_its_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ballot's sentences are said in the words of its choice (one key per choice, so a translation
+    phrases each as its language does); the command and the ballot keep the code."""
+    assert words.VOTE_CHOICES["abstain"] == "abstain"
+    monkeypatch.setitem(words.SAYS, "you_vote_for", "{seat}, tu votes pour avec {votes}{bribery}")
     s = Scene(2, {"variant": "simulation"})
     s.deal_sets(("Waste Inspection", "Bribery", "Innovate"), ("Waste Inspection", "Hire/Fire", "Order"),
                 ("Order", "Growth", "Innovate"))
     s.do("Ann", "choose", set=1)
     s.do("Bob", "choose", set=2)
     s.do("Ann", "play", card="Negotiation", propose=1)
-    bribery = [h for h in GAME.actions(s.state, Actor.of_seat(0)) if h.args.get("bribery")]
-    assert next((h.label, h.args["choice"]) for h in bribery) == \
-        ("Vote pour with Bribery: 3 votes, pay 1 M, the card is discarded", "for")
-    s.do("Ann", "vote", choice="for")
-    assert any(e.text == "Ann, you vote pour with 2 votes" for e in s.lines)
-    assert s.state.vote is not None and s.state.vote.ballots[0].choice == "for"
+    rule = "'1) A Negotiation always moves the common waste marker back 1 space and costs 1 M'"
+    labels = {(h.args["choice"], bool(h.args.get("bribery"))): h.label
+              for h in GAME.actions(s.state, Actor.of_seat(0)) if h.command == "vote"}
+    assert labels == {
+        ("for", False): f"Vote for {rule} (2 votes)",
+        ("against", False): "Vote against it (2 votes)",
+        ("for", True): "Vote for it with Bribery: 3 votes, pay 1 M, the card is discarded",
+        ("against", True): "Vote against it with Bribery: 3 votes, pay 1 M, the card is discarded",
+        ("abstain", False): "Abstain",
+    }
+    s.do("Ann", "vote", choice="against", bribery=True)
+    assert any(e.text == "Ann, you vote against with 3 votes with Bribery (+1 vote, 1 M paid)" for e in s.lines)
+    assert s.state.vote is not None and s.state.vote.ballots[0].choice == "against"
+    s.do("Bob", "vote", choice="for")
+    assert any(e.text == "Bob, tu votes pour avec 2 votes" for e in s.lines)
 
 
 def test_the_score_sheet_names_the_rounding(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,6 +142,12 @@ def test_the_adviser_returns_a_marker_of_the_tables_loan_amount() -> None:
     s.do("Ann", "loan", count=2)
     lines = s.do("Ann", "play", card="Adviser")
     assert lines[0].startswith("Ann plays an Adviser to repay a loan: pays 20 M and returns a −20 marker (1 left)")
+
+
+def test_loan_markers_are_counted_in_the_singular_or_the_plural() -> None:
+    s = Scene(2)
+    assert s.do("Ann", "loan")[0].startswith("Ann takes 1 loan: +10 M, 1 × −10 marker (1 loan in all)")
+    assert s.do("Ann", "loan", count=2)[0].startswith("Ann takes 2 loans: +20 M, 2 × −10 markers (3 loans in all)")
 
 
 def test_the_seat_count_refusal_says_the_games_seat_bounds() -> None:
@@ -228,3 +245,59 @@ def test_no_module_pastes_a_code_into_a_sentence() -> None:
     package = Path(words.__file__).resolve().parent
     found = [f for path in sorted(package.glob("*.py")) for f in pasted_codes(path.read_text(encoding="utf-8"), path.name)]
     assert found == []
+
+
+# the rules options' figures come from the data file -------------------------------------
+def test_the_rules_options_summaries_take_their_figures_from_the_data_file() -> None:
+    from companion.games.muell_money.components import read_components
+    from companion.games.muell_money.options import rule_options
+
+    def summaries(data: dict[str, object]) -> dict[tuple[str, str], str]:
+        comp, problems = read_components(data)
+        assert comp is not None, problems
+        return {(o.key, r.key): r.summary for o in rule_options(comp) for r in o.readings}
+
+    shipped = summaries(GAME.default_edition())
+    assert shipped == {(o.key, r.key): r.summary for o in OPTIONS for r in o.readings}
+    corrected = copy.deepcopy(GAME.default_edition())
+    corrected["pollution_check"]["bribery_cost"] = 2
+    corrected["pollution_check"]["normal"]["red"] = {"fine": 12, "steps_left": 1}
+    corrected["pollution_check"]["french_end"]["yellow"] = {"fine": 3, "steps_left": 2}
+    corrected["waste_storage"]["zones"]["review"] = {"green": [0, 7], "yellow": [8, 11], "red": [12, 16]}
+    corrected["loans"]["amount"] = 20
+    corrected["simulation_variant"].update(waste_disposal_steps=1, negotiation_back_steps=2, negotiation_back_cost=3)
+    fixed = summaries(corrected)
+    assert fixed[("bribery", "bribe-only")] == "Pay 2 M and discard the card: no fine and no factory move."
+    assert fixed[("bribery", "fine-still-paid")] == (
+        "Pay 2 M and discard the card: the factory does not move, but the fine (5 M in yellow, 12 M in red) is still paid.")
+    assert fixed[("final_check", "normal")] == ("A normal Pollution Check: yellow pays 5 M and moves back 1 column, "
+                                                "red pays 12 M and moves back 1 column; Bribery as at any check.")
+    assert fixed[("final_check", "french-end")].startswith(
+        "The French end section: yellow pays 3 M and moves back 2 columns, red pays 2 M and moves back 2 columns;")
+    assert fixed[("waste_zones", "printed")] == shipped[("waste_zones", "printed")] == "Green 0-8, yellow 9-12, red 13-16."
+    assert fixed[("waste_zones", "review")].startswith("Green 0-7, yellow 8-11, red 12-16 ")
+    assert fixed[("tie_break", "net-money")] == "Most money after debts (cash minus 20 M per loan) wins the tie."
+    assert "Waste Disposal 1 space," in fixed[("variant", "simulation")]
+    assert "(5 M yellow, 12 M red)" in fixed[("common_fine", "full")]
+    assert "'a Negotiation always moves the marker back 2 spaces and costs 3 M'" in \
+        fixed[("proposal_negotiation_cost", "offered")]
+    changed = {k for k in shipped if shipped[k] != fixed[k]}
+    assert changed == {("bribery", "bribe-only"), ("bribery", "fine-still-paid"), ("final_check", "normal"),
+                       ("final_check", "french-end"), ("waste_zones", "review"), ("tie_break", "net-money"),
+                       ("variant", "simulation"), ("common_fine", "full"), ("proposal_negotiation_cost", "offered")}
+
+
+def test_the_negotiation_choice_counts_the_spaces_the_marker_moves_back() -> None:
+    """'the common waste marker back 1' named no unit: it moves back 1 space, 2 spaces with an Adviser."""
+    s = Scene(2, {"variant": "simulation"})
+    s.deal_sets(("Waste Inspection", "Adviser", "Innovate"), ("Waste Inspection", "Hire/Fire", "Order"),
+                ("Order", "Growth", "Innovate"))
+    s.do("Ann", "choose", set=1)
+    s.do("Bob", "choose", set=2)
+    s.state.common_waste = 5
+    backs = {bool(h.args.get("adviser")): [c.label for f in h.fields if f.name == "back" for c in f.choices]
+             for h in GAME.actions(s.state, Actor.of_seat(0)) if h.command == "play" and h.args["card"] == "Waste Inspection"}
+    assert backs == {
+        False: ["Leave the common waste marker where it is", "Pay 1 M: the common waste marker back 1 space"],
+        True: ["Leave the common waste marker where it is", "Pay 2 M: the common waste marker back 2 spaces"],
+    }

@@ -18,6 +18,7 @@ from companion.games.muell_money.negotiation import (
     in_force,
     negotiation_must_pay,
     offered,
+    proposal_text,
     title,
 )
 from companion.games.muell_money.pollution import cards_held, fine_and_steps
@@ -25,7 +26,6 @@ from companion.games.muell_money.rules import check
 from companion.games.muell_money.state import MuellState, Phase, in_variant
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.words import (
-    VOTE_CHOICES,
     card_list,
     card_name,
     money,
@@ -206,15 +206,16 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
                 assert values is not None
                 factor = state.comp.adviser_factor if adviser else 1
                 steps, cost = values.negotiation_back_steps * factor, values.negotiation_back_cost * factor
+                back = plural(steps, says("space_one"))
                 label = says("hint_negotiation", adviser=with_adv)
                 choices: tuple[Choice, ...] = (Choice("no", says("choice_leave_marker")),)
                 if state.common_waste > 0:  # at 0 there is nothing to move back
-                    choices += (Choice("yes", says("choice_marker_back", cost=money(cost), steps=steps)),)
+                    choices += (Choice("yes", says("choice_marker_back", cost=money(cost), steps=back)),)
                 if negotiation_must_pay(state) is not None:  # adopted rule 1: no choice left
-                    choices = (Choice("yes", says("choice_marker_back_rule", cost=money(cost), steps=steps)),)
+                    choices = (Choice("yes", says("choice_marker_back_rule", cost=money(cost), steps=back)),)
                 fields = (Field("back", says("field_marker"), "choice", choices, default=choices[0].value),)
                 proposals = tuple(
-                    Choice(k, title(k)) for k in offered(state)
+                    Choice(k, title(state, k)) for k in offered(state)
                     if (k == REPEAL and state.adopted) or (k != REPEAL and in_force(state, k) is None)
                 )
                 if proposals:
@@ -222,7 +223,7 @@ def _play_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
                                      (Choice("none", says("choice_no_proposal")), *proposals), default="none"),)
                 if state.adopted and REPEAL in offered(state):
                     fields += (Field("repeal", says("field_repeal"), "choice",
-                                     tuple(Choice(a.proposal, title(a.proposal)) for a in state.adopted),
+                                     tuple(Choice(a.proposal, title(state, a.proposal)) for a in state.adopted),
                                      default=state.adopted[0].proposal),)
                 move = Move(actor, "play", card=card, adviser=adviser, use=str(choices[0].value) == "yes")
             elif card == "Hire/Fire":
@@ -250,10 +251,11 @@ def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     assert actor.seat is not None and state.vote is not None
     me = state.seats[actor.seat]
     votes = weight(state, me.cash)
-    what = state.vote.proposal
+    # the proposal as voted on (a repeal names the rule it would cancel); the other buttons say 'it'
+    what = proposal_text(state, state.vote.proposal, state.vote.repeal)
     weighs = plural(votes, says("vote"))
     hints = [
-        ActionHint("vote", says("hint_vote_for", rule=title(what), votes=weighs), {"choice": "for"}),
+        ActionHint("vote", says("hint_vote_for", rule=what, votes=weighs), {"choice": "for"}),
         ActionHint("vote", says("hint_vote_against", votes=weighs), {"choice": "against"}),
     ]
     values = state.comp.variant
@@ -261,9 +263,9 @@ def vote_hints(state: MuellState, actor: Actor) -> list[ActionHint]:
     if "Bribery" in cards_held(me):
         for choice in ("for", "against"):
             move = Move(actor, "vote", choice=choice, use=True)
-            label = says("hint_vote_bribery", choice=VOTE_CHOICES[choice],
-                                 votes=plural(votes + values.bribery_extra_votes, says("vote")),
-                                 cost=money(values.bribery_vote_cost))
+            label = says("hint_vote_for_bribery" if choice == "for" else "hint_vote_against_bribery",
+                         votes=plural(votes + values.bribery_extra_votes, says("vote")),
+                         cost=money(values.bribery_vote_cost))
             hints.append(_hint(state, move, "vote", label, {"choice": choice, "bribery": True}, moves_money=True))
     hints.append(_hint(state, Move(actor, "vote", choice="abstain"), "vote", says("hint_abstain"),
                        {"choice": "abstain"}))

@@ -20,8 +20,10 @@ def take_loans(state: MuellState, seat: int, count: int, lines: list[Explanation
     cites = (R.FORCED_LOAN, R.FORCED_LOAN_FINE) if why else (R.LOAN, R.LOAN_ANY_TIME)
     lines.append(
         say(
-            says("takes_loans", seat=me.name, marker=marker, why=why, amount=money(amount), count=count,
-                 loan=state.comp.loan_amount, loans=plural(me.loans, says("loan_one"))),
+            says("takes_loans", seat=me.name, marker=marker, why=why, amount=money(amount),
+                 markers=says("loan_markers" if count > 1 else "loan_marker_one", count=count,
+                              loan=state.comp.loan_amount),
+                 loans=plural(me.loans, says("loan_one"))),
             *cites,
         )
     )

@@ -19,7 +19,7 @@ from companion.games.muell_money.components import MAT_ROWS
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.state import Adopted, MuellState, Phase, Vote, in_variant
 from companion.games.muell_money.waste import zone
-from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, says
+from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, money, plural, says
 from companion.rules import Citation, Explanation, say
 
 NEGOTIATION_COST = "negotiation-cost"
@@ -67,8 +67,12 @@ def source(adopted: Adopted) -> str:
     return says("source", vote=adopted.vote, round=adopted.round)
 
 
-def title(key: str) -> str:
-    return PROPOSAL_TITLES[key]
+def title(state: MuellState, key: str) -> str:
+    """A proposal's title, its figures (proposal 1's move back and cost) from the table's data."""
+    values = state.comp.variant
+    assert values is not None, "proposals are made in the simulation variant, which needs its data"
+    return PROPOSAL_TITLES[key].format(steps=plural(values.negotiation_back_steps, says("space_one")),
+                                       cost=money(values.negotiation_back_cost))
 
 
 def check_proposal(state: MuellState, move: Move) -> None:
@@ -77,18 +81,18 @@ def check_proposal(state: MuellState, move: Move) -> None:
     if not key:
         return
     if key not in offered(state):
-        agreed = comma_list(title(k) for k in offered(state)) or says("none")
-        raise IllegalMove(says("not_agreed", rule=title(key), agreed=agreed), R.V_AGREE)
+        agreed = comma_list(title(state, k) for k in offered(state)) or says("none")
+        raise IllegalMove(says("not_agreed", rule=title(state, key), agreed=agreed), R.V_AGREE)
     if key == REPEAL:
         if not state.adopted:
             raise IllegalMove(says("nothing_to_repeal"), R.V_RULE_4)
         if in_force(state, move.repeal) is None:
-            now = comma_list(title(a.proposal) for a in state.adopted)
+            now = comma_list(title(state, a.proposal) for a in state.adopted)
             raise IllegalMove(says("name_the_repeal", now=now), R.V_RULE_4)
         return
     current = in_force(state, key)
     if current is not None:
-        raise IllegalMove(says("already_in_force", rule=title(key), source=source(current)),
+        raise IllegalMove(says("already_in_force", rule=title(state, key), source=source(current)),
                           PROPOSALS[key].rule)
 
 
@@ -105,14 +109,14 @@ def start_vote(state: MuellState, proposer: int, move: Move, lines: list[Explana
     state.phase = Phase.VOTE
     state.turn = None
     lines.append(say(says("proposes", proposer=state.name(proposer),
-                                  what=proposal_text(move.proposal, move.repeal), number=state.votes_held),
+                                  what=proposal_text(state, move.proposal, move.repeal), number=state.votes_held),
                      R.V_PROPOSE, R.V_VOTE, PROPOSALS[move.proposal].rule))
 
 
-def proposal_text(key: str, repeal: str | None) -> str:
+def proposal_text(state: MuellState, key: str, repeal: str | None) -> str:
     if key == REPEAL and repeal:
-        return says("repeal_text", title=title(key), repealed=title(repeal))
-    return title(key)
+        return says("repeal_text", title=title(state, key), repealed=title(state, repeal))
+    return title(state, key)
 
 
 def red_zone_stop(state: MuellState, seat: int) -> None:

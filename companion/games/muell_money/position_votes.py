@@ -47,8 +47,8 @@ def _rule(raw: Any, where: str) -> str:
 
 def _agreed(st: MuellState, key: str, where: str) -> None:
     if key not in offered(st):
-        agreed = comma_list(title(k) for k in offered(st)) or says("none")
-        raise PositionError(where, says("not_agreed", rule=title(key), agreed=agreed))
+        agreed = comma_list(title(st, k) for k in offered(st)) or says("none")
+        raise PositionError(where, says("not_agreed", rule=title(st, key), agreed=agreed))
 
 
 def place_adopted(st: MuellState, top: Reader) -> None:
@@ -69,7 +69,7 @@ def place_adopted(st: MuellState, top: Reader) -> None:
             raise PositionError(r.path("rule"), says("pos_repeal_not_rule"))
         _agreed(st, key, r.path("rule"))
         if any(a.proposal == key for a in adopted):
-            raise PositionError(r.path("rule"), says("pos_listed_twice", rule=title(key)))
+            raise PositionError(r.path("rule"), says("pos_listed_twice", rule=title(st, key)))
         number = r.whole("vote", 1, 999) if r.has("vote") else k + 1
         if adopted and number <= adopted[-1].vote:
             raise PositionError(r.path("vote"), says("pos_oldest_first", number=number, last=adopted[-1].vote))
@@ -98,13 +98,13 @@ def place_vote(st: MuellState, raw: Any, names: list[str]) -> None:
             raise PositionError("vote.repeal", says("pos_repeal_names"))
         repeal = _rule(r.get("repeal"), "vote.repeal")
         if in_force(st, repeal) is None:
-            now = comma_list(title(a.proposal) for a in st.adopted) or says("none")
-            raise PositionError("vote.repeal", says("pos_not_in_force", rule=title(repeal), now=now))
+            now = comma_list(title(st, a.proposal) for a in st.adopted) or says("none")
+            raise PositionError("vote.repeal", says("pos_not_in_force", rule=title(st, repeal), now=now))
     else:
         if r.has("repeal") and r.get("repeal") is not None:
             raise PositionError("vote.repeal", says("pos_only_repeal"))
         if in_force(st, key) is not None:
-            raise PositionError("vote.proposal", says("pos_already_in_force", rule=title(key)))
+            raise PositionError("vote.proposal", says("pos_already_in_force", rule=title(st, key)))
     last = max([0, *(a.vote for a in st.adopted)])
     number = r.whole("number", last + 1, 999, says("pos_numbered_after")) \
         if r.has("number") else max(last, st.votes_held) + 1

@@ -30,7 +30,7 @@ def advance(state: MuellState, lines: list[Explanation]) -> None:
     if state.placed >= 3 * state.columns:
         if in_force(state, SET_AUCTION) is not None:
             lines.append(say(says("sets_auctioned", sets=state.columns), R.V_RULE_3))
-            open_sale(state, state.start_seat, lines)
+            open_sale(state, state.start_seat, lines, first=True)
             return
         state.phase = Phase.CHOOSE
         state.turn = state.start_seat
@@ -69,7 +69,7 @@ def need_open_set(state: MuellState, column: int, rule: Citation) -> None:
         raise IllegalMove(says("set_taken", set=column, seat=state.name(taker)), rule)
 
 
-def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
+def open_sale(state: MuellState, after: int, lines: list[Explanation], first: bool = False) -> None:
     """Adopted rule 3: the next set is nominated by the first seat without
     cards from ``after`` on, clockwise; the last such seat takes one of the
     last two sets free (an ordinary choice)."""
@@ -83,7 +83,7 @@ def open_sale(state: MuellState, after: int, lines: list[Explanation]) -> None:
     state.set_sale = SetSale(nominator=unserved[0])
     state.phase = Phase.SET_AUCTION
     state.turn = unserved[0]
-    lines.append(say(says("names_next", seat=state.name(unserved[0])), R.V_RULE_3))
+    lines.append(say(says("names_first" if first else "names_next", seat=state.name(unserved[0])), R.V_RULE_3))
 
 
 def apply_choose(state: MuellState, move: Move, lines: list[Explanation]) -> None:

@@ -82,6 +82,8 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
         "ended_by_host": state.ended_by_host,
         "end_reason": state.end_reason,
         "supply": state.supply,
+        # what one loan brings and one loan marker costs (edition data: the markers on the mats show it)
+        "loan_amount": comp.loan_amount,
         "auction": None,
         "pollution_check": None,
         "common_waste": common_board(state),
@@ -112,7 +114,7 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
                 "number": v.number,
                 "proposer": v.proposer,
                 "proposal": v.proposal,
-                "text": proposal_text(v.proposal, v.repeal),
+                "text": proposal_text(state, v.proposal, v.repeal),
                 "voted": sorted(b.seat for b in v.ballots),
                 "to_vote": list(v.pending),
             }
@@ -151,7 +153,7 @@ def rules_in_force(state: MuellState) -> list[dict[str, Any]]:
         for text, cite in VARIANT_CHANGES
     ]
     for a in state.adopted:
-        out.append({"rule": title(a.proposal), "source": source(a), "vote": a.vote, "round": a.round,
+        out.append({"rule": title(state, a.proposal), "source": source(a), "vote": a.vote, "round": a.round,
                     "citation": PROPOSALS[a.proposal].rule.to_json()})
     return out
 

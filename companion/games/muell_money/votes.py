@@ -70,11 +70,12 @@ def apply_vote(state: MuellState, move: Move, lines: list[Explanation]) -> None:
         pay_bank(state, seat, values.bribery_vote_cost, lines)
     vote.pending.remove(seat)
     vote.ballots.append(Ballot(seat, move.choice, votes, move.use))
-    bribe = (says("with_bribery", extra=values.bribery_extra_votes, cost=money(values.bribery_vote_cost))
+    bribe = (says("with_bribery", extra=plural(values.bribery_extra_votes, says("vote")),
+                  cost=money(values.bribery_vote_cost))
              if move.use else "")
     private = (says("you_abstain", seat=me.name) if move.choice == "abstain"
-               else says("you_vote", seat=me.name, choice=VOTE_CHOICES[move.choice],
-                                 votes=plural(votes, says("vote")), bribery=bribe))
+               else says("you_vote_for" if move.choice == "for" else "you_vote_against", seat=me.name,
+                         votes=plural(votes, says("vote")), bribery=bribe))
     lines.append(say(private, R.V_WEIGHTS, *((R.V_BRIBERY_WEIGHT,) if move.use else ()), audience=[seat]))
     done = len(vote.ballots)
     lines.append(say(says("has_voted", seat=me.name, done=done, seats=state.n), R.V_VOTE))
@@ -98,11 +99,13 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
         if state.options["vote_tie"] == "proposer-decides":
             mine = next(b for b in vote.ballots if b.seat == vote.proposer)
             adopted = mine.choice == "for"
-            tie = says("tie_proposer", proposer=state.name(vote.proposer), choice=VOTE_CHOICES[mine.choice])
+            tie = says("tie_proposer_for" if mine.choice == "for"
+                       else "tie_proposer_against" if mine.choice == "against" else "tie_proposer_abstain",
+                       proposer=state.name(vote.proposer))
         else:
             tie = says("tie_rejected")
     abstained = len(vote.ballots) - len(cast)
-    what = proposal_text(vote.proposal, vote.repeal)
+    what = proposal_text(state, vote.proposal, vote.repeal)
     abstaining = says("abstaining", count=abstained) if abstained else ""
     lines.append(say(says(
         "result", number=vote.number, what=what, pro=plural(pro, unit), con=plural(con, unit),
@@ -124,9 +127,9 @@ def count(state: MuellState, lines: list[Explanation]) -> None:
             gone = in_force(state, vote.repeal or "")
             assert gone is not None
             state.adopted.remove(gone)
-            lines.append(say(says("repealed", rule=title(gone.proposal), source=source(gone)), R.V_RULE_4))
+            lines.append(say(says("repealed", rule=title(state, gone.proposal), source=source(gone)), R.V_RULE_4))
         else:
             state.adopted.append(Adopted(vote.proposal, vote.number, state.round))
-            lines.append(say(says("from_now_on", rule=title(vote.proposal)), R.V_MAJORITY))
+            lines.append(say(says("from_now_on", rule=title(state, vote.proposal)), R.V_MAJORITY))
     state.vote = None
     next_turn(state, vote.proposer, lines)

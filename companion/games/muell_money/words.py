@@ -101,8 +101,9 @@ CARD_NAMES: Mapping[str, str] = {
 #: the waste zones' names (a seat's storage and the common waste board)
 ZONE_NAMES: Mapping[str, str] = {"green": "green", "yellow": "yellow", "red": "red"}
 
-#: a seat's vote (its choice, as the ballot and the ``vote`` command keep it)
-VOTE_CHOICES: Mapping[str, str] = {"for": "for", "against": "against", "abstain": "abstains"}
+#: a seat's vote (its choice, as the ballot and the ``vote`` command keep it) and the choice's name;
+#: a sentence about a ballot has its own words for each choice (``you_vote_for``, ``tie_proposer_abstain``, ...)
+VOTE_CHOICES: Mapping[str, str] = {"for": "for", "against": "against", "abstain": "abstain"}
 
 #: the phases' names (the status line when no phase's own line fits)
 PHASE_NAMES: Mapping[str, str] = {
@@ -123,9 +124,10 @@ ROUNDING_NAMES: Mapping[str, str] = {"down": "down", "up": "up"}
 ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
 
-#: the simulation variant's proposals (003, "Comment négocier ?", examples 1-4)
+#: the simulation variant's proposals (003, "Comment négocier ?", examples 1-4); ``{steps}`` and ``{cost}``:
+#: a Negotiation's move back and its cost, from the table's data
 PROPOSAL_TITLES: Mapping[str, str] = {
-    "negotiation-cost": "1) A Negotiation always moves the common waste marker back one space and costs 1 M",
+    "negotiation-cost": "1) A Negotiation always moves the common waste marker back {steps} and costs {cost}",
     "red-zone-stop": "2) With the common marker in the red zone, a seat whose waste service is still far left may not fill Orders",
     "set-auction": "3) The sets are auctioned (payments to the bank) instead of chosen",
     "repeal": "4) A rule adopted earlier by vote is repealed",
@@ -157,6 +159,7 @@ VARIANT_SAYS: Mapping[str, str] = {
                      "(hole {hole}; the table counts {holes}): no Order may be filled (rule {source})",
     "far_left_hole": "hole {limit}",
     "far_left_holes": "holes 1-{limit}",
+    "space_one": "space",
     # votes.py: the weighted secret vote
     "no_vote_now": "no proposal is being voted on now",
     "already_voted": "{seat} has already voted on this proposal",
@@ -167,9 +170,12 @@ VARIANT_SAYS: Mapping[str, str] = {
     "bribery_cash_first": "Bribery's {cost} in a vote is paid from cash in hand: take a loan first, then vote",
     "with_bribery": " with Bribery (+{extra}, {cost} paid)",
     "you_abstain": "{seat}, you abstain",
-    "you_vote": "{seat}, you vote {choice} with {votes}{bribery}",
+    "you_vote_for": "{seat}, you vote for with {votes}{bribery}",
+    "you_vote_against": "{seat}, you vote against with {votes}{bribery}",
     "has_voted": "{seat} has voted ({done} of {seats})",
-    "tie_proposer": ": a tie, and the proposer {proposer} voted {choice}",
+    "tie_proposer_for": ": a tie, and the proposer {proposer} voted for",
+    "tie_proposer_against": ": a tie, and the proposer {proposer} voted against",
+    "tie_proposer_abstain": ": a tie, and the proposer {proposer} abstained",
     "tie_rejected": ": a tie is not a majority",
     "abstaining": ", {count} abstaining",
     "result": "Vote {number} on '{what}': {pro} for, {con} against{abstaining}{tie}: {result}",
@@ -214,6 +220,7 @@ VARIANT_SAYS: Mapping[str, str] = {
     # sets.py: the sets auctioned (adopted rule 3)
     "sets_auctioned": "The {sets} sets are laid out: they are auctioned",
     "last_takes_free": "{seat}, the last seat without cards, takes one of the two remaining sets free",
+    "names_first": "{seat} names the first set to auction",
     "names_next": "{seat} names the next set to auction",
     # waste.py, pollution.py, corrections.py: the common board
     "marker_on": "the common waste marker is on {level}",
@@ -229,8 +236,9 @@ VARIANT_SAYS: Mapping[str, str] = {
     "status_high": "high {high} by {seat}",
     "status_no_bid": "no bid yet",
     "hint_vote_for": "Vote for '{rule}' ({votes})",
-    "hint_vote_against": "Vote against ({votes})",
-    "hint_vote_bribery": "Vote {choice} with Bribery: {votes}, pay {cost}, the card is discarded",
+    "hint_vote_against": "Vote against it ({votes})",
+    "hint_vote_for_bribery": "Vote for it with Bribery: {votes}, pay {cost}, the card is discarded",
+    "hint_vote_against_bribery": "Vote against it with Bribery: {votes}, pay {cost}, the card is discarded",
     "hint_abstain": "Abstain",
     "hint_negotiation": "Play Negotiation (the Waste Inspection card){adviser}",
     "choice_leave_marker": "Leave the common waste marker where it is",
