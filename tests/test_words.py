@@ -89,15 +89,17 @@ class GameWords:
 
 GAMES: dict[str, GameWords] = {
     "world-of-waste": GameWords(
-        world_of_waste, {"words.py": "_PLAY", "page_words.py": "PAGE_SAYS"},
+        world_of_waste, {"words.py": "_PLAY", "hint_words.py": "HINT_SAYS", "page_words.py": "PAGE_SAYS"},
         templates=("games/world-of-waste.html", "games/world-of-waste-private.html"),
         helpers={"StationLine": ((2,), ("detail",))},  # scoring.py: (code, points, detail), a station's score line
         sample='StationLine(FOOD_LINE, 3, f"{food} food")\nStationLine(FOOD_LINE, 3, detail="food")\n',
         flagged=(1, 2),
     ),
-    # words.py (the words of play), host_words.py (the host's) and page_words.py (the pages'), merged into SAYS
+    # words.py (the words of play), hint_words.py (the buttons'), host_words.py (the host's) and
+    # page_words.py (the pages'), merged into SAYS
     "money-maker": GameWords(
-        money_maker, {"words.py": "_PLAY", "host_words.py": "HOST_SAYS", "page_words.py": "PAGE_SAYS"},
+        money_maker, {"words.py": "_PLAY", "hint_words.py": "HINT_SAYS", "host_words.py": "HOST_SAYS",
+                      "page_words.py": "PAGE_SAYS"},
         templates=("games/money-maker.html", "games/money-maker-private.html"),
         helpers={
             "correction_lines": ((1,), ("extra",)),  # (who, what, old, new, reason, extra=)
