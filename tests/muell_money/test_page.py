@@ -65,3 +65,21 @@ def test_the_table_screen_says_the_host_ended_the_game_and_why_in_the_games_word
     assert 'class="game-view game-muell-money' in html
     assert "The host ended the game early (the pub &lt;closes&gt;): it is scored as it stood." in html
     assert "Ended by host" not in html and "End reason" not in html
+
+
+def test_the_variants_changed_rules_take_their_figures_from_the_data() -> None:
+    """The variant's list of the rules it always changes (on every page in the variant) names the
+    figures the table plays with: an owner's corrected data file changes the list too."""
+    texts = [r["rule"] for r in GAME.view(GAME.setup(config(2, {"variant": "simulation"})), TABLE_SCREEN)
+             ["rules_in_force"]]
+    assert "Waste Disposal moves the common marker back only 2 spaces" in texts
+    assert "Waste Inspection becomes Negotiation: propose a rule; may move the marker back 1 space for 1 M" in texts
+    assert "Bribery still protects at a Pollution Check and gives 1 extra vote (1 M, then discarded)" in texts
+    edition = copy.deepcopy(GAME.default_edition())
+    edition["simulation_variant"] |= {"waste_disposal_steps": 3, "negotiation_back_steps": 2,
+                                      "negotiation_back_cost": 4, "bribery_extra_votes": 2, "bribery_vote_cost": 5}
+    state = GAME.setup(replace(config(2, {"variant": "simulation"}), edition=edition))
+    texts = [r["rule"] for r in GAME.view(state, TABLE_SCREEN)["rules_in_force"]]
+    assert "Waste Disposal moves the common marker back only 3 spaces" in texts
+    assert "Waste Inspection becomes Negotiation: propose a rule; may move the marker back 2 spaces for 4 M" in texts
+    assert "Bribery still protects at a Pollution Check and gives 2 extra votes (5 M, then discarded)" in texts

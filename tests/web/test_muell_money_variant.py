@@ -31,7 +31,7 @@ def test_the_variant_on_the_screen_and_the_phones(app: Flask, host: FlaskClient)
     assert "Common waste board" in screen and "unverified layout" in screen
     assert "is printed on the back of the rules" in screen  # the data note
     assert "The table&#39;s current rules" in screen or "The table's current rules" in screen
-    assert "Waste Disposal moves the common marker back only two spaces" in screen
+    assert "Waste Disposal moves the common marker back only 2 spaces" in screen
     assert "Rules adopted by vote" in screen and "None yet" in screen
     # sets: 1 = Waste Inspection, Growth, Innovate; 2 = Waste Inspection, Hire/Fire, Order; 3 = Order, Growth, Innovate
     for card in ["Waste Inspection", "Waste Inspection", "Order", "Growth", "Hire/Fire", "Growth",

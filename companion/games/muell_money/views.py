@@ -13,12 +13,24 @@ from companion.games.muell_money.state import MuellState, Phase, in_variant, unv
 from companion.games.muell_money.status import status
 from companion.games.muell_money.votes import weight
 from companion.games.muell_money.waste import seat_zone, track, zone
-from companion.games.muell_money.words import VARIANT_CHANGE_TEXTS, comma_list, says
+from companion.games.muell_money.words import comma_list, money, plural, says
 
-#: the rules the variant always changes, with where the text says so
-VARIANT_CHANGES = tuple(
-    zip(VARIANT_CHANGE_TEXTS, (R.V_BOARD, R.V_ADVISER, R.V_DISPOSAL, R.V_NEGOTIATION, R.V_BRIBERY_VOTE), strict=True)
-)
+
+def variant_changes(state: MuellState) -> list[tuple[str, Any]]:
+    """The rules the variant always changes, with their figures from the
+    table's data and where the text says so."""
+    v = state.comp.variant
+    assert v is not None, "a table plays the variant only with its numbers"
+    return [
+        (says("variant_change_board"), R.V_BOARD),
+        (says("variant_change_adviser"), R.V_ADVISER),
+        (says("variant_change_disposal", steps=plural(v.waste_disposal_steps, says("space_one"))), R.V_DISPOSAL),
+        (says("variant_change_negotiation", steps=plural(v.negotiation_back_steps, says("space_one")),
+              cost=money(v.negotiation_back_cost)), R.V_NEGOTIATION),
+        (says("variant_change_bribery", votes=plural(v.bribery_extra_votes, says("extra_vote_one")),
+              cost=money(v.bribery_vote_cost)), R.V_BRIBERY_VOTE),
+    ]
+
 
 #: the component blocks only the simulation variant reads
 
@@ -150,7 +162,7 @@ def rules_in_force(state: MuellState) -> list[dict[str, Any]]:
     the changes the text makes always, then the rules adopted by vote."""
     out: list[dict[str, Any]] = [
         {"rule": text, "source": says("from_the_text"), "citation": cite.to_json()}
-        for text, cite in VARIANT_CHANGES
+        for text, cite in variant_changes(state)
     ]
     for a in state.adopted:
         out.append({"rule": title(state, a.proposal), "source": source(a), "vote": a.vote, "round": a.round,

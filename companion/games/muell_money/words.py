@@ -133,19 +133,18 @@ PROPOSAL_TITLES: Mapping[str, str] = {
     "repeal": "4) A rule adopted earlier by vote is repealed",
 }
 
-#: the rules the simulation variant always changes (003, "Quelles règles changent systématiquement ?")
-VARIANT_CHANGE_TEXTS: tuple[str, ...] = (
-    "One common waste board instead of each seat's storage: every Order moves its marker forward",
-    "An Adviser can no longer be played with Growth",
-    "Waste Disposal moves the common marker back only two spaces",
-    "Waste Inspection becomes Negotiation: propose a rule; may move the marker back one space for 1 M",
-    "Bribery still protects at a Pollution Check and gives one extra vote (1 M, then discarded)",
-)
-
 #: the simulation variant's sentences, by key (its own modules ``negotiation``, ``votes``,
 #: ``set_sale``, ``disaster``, and the variant's branches of the others): part of
 #: :data:`SAYS`, said with :func:`says` like the rest
 VARIANT_SAYS: Mapping[str, str] = {
+    # views.py: the rules the variant always changes (003, "Quelles règles changent systématiquement ?"),
+    # their figures from the table's data
+    "variant_change_board": "One common waste board instead of each seat's storage: every Order moves its marker forward",
+    "variant_change_adviser": "An Adviser can no longer be played with Growth",
+    "variant_change_disposal": "Waste Disposal moves the common marker back only {steps}",
+    "variant_change_negotiation": "Waste Inspection becomes Negotiation: propose a rule; may move the marker back {steps} for {cost}",
+    "variant_change_bribery": "Bribery still protects at a Pollution Check and gives {votes} ({cost}, then discarded)",
+    "extra_vote_one": "extra vote",
     # negotiation.py: proposals and the adopted rules
     "not_agreed": "the table did not agree at setup to propose '{rule}' (agreed: {agreed})",
     "none": "none",
