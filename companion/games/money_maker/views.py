@@ -88,6 +88,8 @@ def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
         "this_turn": {
             "bought": dict(state.bought),
             "produced": list(state.produced),
+            # the cards produced with, by the names printed on them (the ids are the companion's)
+            "produced_names": [card_name(state, c) for c in state.produced],
             "action_card_bought": state.action_bought,
             "auction_opened": state.auction_opened,
         },
