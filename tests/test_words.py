@@ -90,7 +90,7 @@ class GameWords:
 GAMES: dict[str, GameWords] = {
     "world-of-waste": GameWords(
         world_of_waste, {"words.py": "_PLAY", "hint_words.py": "HINT_SAYS", "page_words.py": "PAGE_SAYS"},
-        templates=("games/world-of-waste.html", "games/world-of-waste-private.html"),
+        templates=("games/world-of-waste.html", "games/world-of-waste-private.html", "games/world-of-waste-cards.html"),
         helpers={"StationLine": ((2,), ("detail",))},  # scoring.py: (code, points, detail), a station's score line
         sample='StationLine(FOOD_LINE, 3, f"{food} food")\nStationLine(FOOD_LINE, 3, detail="food")\n',
         flagged=(1, 2),
