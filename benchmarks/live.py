@@ -48,6 +48,7 @@ from typing import Any
 from benchmarks.load import Browser, end_process, free_port, percentile
 from benchmarks.pi_budget import SOURCE, budget
 from benchmarks.report import table, tree_at, write_section
+from benchmarks.wsclient import WsClient, WsClosed, WsLive
 
 REPO = Path(__file__).resolve().parent.parent
 BEFORE = Path(os.environ.get("LIVE_BEFORE", "/tmp/live-before"))
@@ -131,6 +132,8 @@ class Variant:
     cwd: Path
     command: Callable[[int], list[str]]
     pythonpath: list[Path]
+    #: its live pages are WebSockets, and a page acts on its own (else event streams, forms posted)
+    sockets: bool = False
 
     def available(self) -> str:
         """Empty when it can run, else why not."""
@@ -153,26 +156,21 @@ def _serve_before(port: int) -> list[str]:
 
 VARIANTS = [
     Variant("before", f"commit {BEFORE_REV}, before issue 16: Werkzeug threaded, a render per client", BEFORE, _serve_before, [BEFORE]),
-    Variant("werkzeug", "this code under `companion serve`: Werkzeug threaded + renders shared and drawn once per change, freed streams, paced reconnects, cap", REPO, _serve, [REPO]),
-    Variant("waitress", "this code's app under waitress (128 threads)", REPO,
+    Variant("werkzeug", "this code under `companion serve`: every live page a WebSocket held by one thread (the hub), "
+            "each view drawn once per change and only its changed parts sent, a page acting on its own connection; "
+            "Werkzeug's threaded server for every other request, the connection cap", REPO, _serve, [REPO],
+            sockets=True),
+    Variant("waitress", "this code's app under waitress (128 threads): the pages on event streams, a thread each, "
+            "forms posted", REPO,
             lambda port: [sys.executable, "-m", "benchmarks.live_server", "waitress", "--port", str(port)],
             [REPO, CANDIDATES]),
-    Variant("gunicorn-gthread", "this code's app under gunicorn -k gthread (1 worker, 128 threads)", REPO,
+    Variant("gunicorn-gthread", "this code's app under gunicorn -k gthread (1 worker, 128 threads): the pages on "
+            "event streams, a thread each, forms posted", REPO,
             lambda port: [sys.executable, "-m", "benchmarks.live_server", "gunicorn", "--port", str(port)],
             [REPO, CANDIDATES]),
-    Variant("no-render", "this code under `companion serve` with the drawing taken away (each view drawn once, "
-            "then sent again at every state): the floor under any way of drawing pages; CPU only, its pages "
-            "never show a new state", REPO,
-            lambda port: [sys.executable, "-m", "benchmarks.live_server", "no-render", "--port", str(port)],
-            [REPO]),
-    Variant("data-views", "this code under `companion serve` with each live view sent as the data a browser would "
-            "draw from (its projection and hints, as JSON, only what changed since the view's last state) "
-            "instead of HTML: the server's part of the browser drawing the pages; CPU only", REPO,
-            lambda port: [sys.executable, "-m", "benchmarks.live_server", "data-views", "--port", str(port)],
-            [REPO]),
 ]
 #: the measures each variant takes (the rest take all)
-ONLY_MEASURES = {"no-render": ("cpu0", "cpu8"), "data-views": ("cpu0", "cpu8")}
+ONLY_MEASURES: dict[str, tuple[str, ...]] = {}
 
 
 class Server:
@@ -224,6 +222,8 @@ class Server:
         self.state_no = 0
         self.actions = 0
         self.refused: dict[str, int] = {}
+        #: the host's live page, where it acts when the variant's pages do (sockets)
+        self.host_page: WsLive | None = None
 
     def targets(self) -> list[tuple[str, str]]:
         """The eight live pages of a full table: the TV, six phones, the host."""
@@ -233,13 +233,18 @@ class Server:
         return out
 
     def act(self) -> tuple[int, float]:
-        """One action (the host grants a bank a gold, confirmed): its new
-        state number and when it was sent."""
+        """One action (the host grants a bank a gold, confirmed) as the host's
+        page sends it (on its live connection where it has one, else a posted
+        form): its new state number and when it was sent."""
         seat = self.actions % len(SEATS)
+        form = {"actor": "host", "command": "grant", "args": "{}", "state_no": str(self.state_no),
+                "f.seat": SEATS[seat], "f.gold": "1", "confirmed": "1"}
         sent = time.perf_counter()
-        status, body, _ = self.host.post(f"/host/t/{self.tid}/act", {
-            "actor": "host", "command": "grant", "args": "{}", "state_no": str(self.state_no),
-            "f.seat": SEATS[seat], "f.gold": "1", "confirmed": "1"})
+        if self.host_page is not None:
+            body: Any = self.host_page.act(f"/host/t/{self.tid}/act", {**form, "csrf": self.host.csrf})
+            status = 200 if body.get("ok") else 409
+        else:
+            status, body, _ = self.host.post(f"/host/t/{self.tid}/act", form)
         self.actions += 1
         if status == 200 and body and body.get("state_no"):
             self.state_no = int(body["state_no"])
@@ -349,10 +354,21 @@ class Live:
         return min(times) if times else None
 
 
-def open_clients(server: Server, count: int) -> list[Live]:
+def open_clients(server: Server, count: int) -> list[Any]:
+    """``count`` live pages, the table's eight round-robin: WebSockets where
+    the variant's pages are (the host's first one is where it acts), else
+    event streams."""
     targets = server.targets()
-    clients = [Live(server.port, targets[i % len(targets)][0] + f"?seen={server.state_no}",
-                    targets[i % len(targets)][1]).start() for i in range(count)]
+    clients: list[Any] = []
+    for i in range(count):
+        path, cookies = targets[i % len(targets)]
+        if server.variant.sockets:
+            page = WsLive(server.port, path, cookies).start()
+            if path.startswith("/host/") and server.host_page is None:
+                server.host_page = page
+            clients.append(page)
+        else:
+            clients.append(Live(server.port, path, cookies).start())
     for c in clients:
         c.started.wait(30)
     return clients
@@ -453,7 +469,7 @@ def release(variant: Variant, tries: int = 3) -> dict[str, Any]:
         pid = server.proc.pid
         times: list[float] = []
         for _ in range(tries):
-            c = Live(server.port, f"/t/{server.tid}/stream?seen=0", "").start()
+            c: Any = (WsLive if variant.sockets else Live)(server.port, f"/t/{server.tid}/stream", "").start()
             deadline = time.monotonic() + 10
             while not c.seen and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -475,17 +491,19 @@ def release(variant: Variant, tries: int = 3) -> dict[str, Any]:
         server.stop()
 
 
-def _shutdown_client(client: Live) -> None:
+def _shutdown_client(client: Any) -> None:
     """Close a reader's connection from outside its thread (it may sit in a read)."""
-    sock = client.sock
+    sock = client.ws.sock if isinstance(client, WsLive) and client.ws is not None else getattr(client, "sock", None)
     if sock is not None:
         with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
 
 
-def _crowd(port: int, targets: list[tuple[str, str]], opens: int, workers: int, answers: Any) -> None:
-    """``opens`` quick stream opens and closes, ``workers`` at a time; how
-    each was answered goes into ``answers``."""
+def _crowd(port: int, targets: list[tuple[str, str]], opens: int, workers: int, answers: Any,
+           sockets: bool = False) -> None:
+    """``opens`` quick live-page opens and closes (WebSockets with
+    ``sockets``, else event streams), ``workers`` at a time; how each was
+    answered goes into ``answers``."""
     outcomes: dict[str, int] = {}
     lock = threading.Lock()
     left = [opens]
@@ -498,9 +516,21 @@ def _crowd(port: int, targets: list[tuple[str, str]], opens: int, workers: int, 
                 left[0] -= 1
                 n = left[0]
             path, cookies = targets[n % len(targets)]
+            if sockets:
+                try:
+                    page = WsClient(port, path, cookies)
+                    if page.status == 101:
+                        page.message()  # the first message, then away (a phone locking its screen)
+                    key = str(page.status)
+                    page.close()
+                except (OSError, WsClosed) as err:
+                    key = type(err).__name__
+                with lock:
+                    outcomes[key] = outcomes.get(key, 0) + 1
+                continue
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                conn.request("GET", path + "?seen=0", headers={"Cookie": cookies, "Accept-Encoding": "gzip"})
+                conn.request("GET", path, headers={"Cookie": cookies, "Accept-Encoding": "gzip"})
                 resp = conn.getresponse()
                 if resp.status == 200:
                     resp.read1(65536)  # the first event, then away (a phone locking its screen)
@@ -552,7 +582,7 @@ def storm(variant: Variant, opens: int, workers: int) -> dict[str, Any]:
         # the watching pages' reading in this one
         ctx = multiprocessing.get_context("fork")
         answers: Any = ctx.Queue()
-        crowd = ctx.Process(target=_crowd, args=(server.port, targets, opens, workers, answers), daemon=True)
+        crowd = ctx.Process(target=_crowd, args=(server.port, targets, opens, workers, answers, variant.sockets), daemon=True)
         started = time.perf_counter()
         crowd.start()
         while crowd.is_alive():

@@ -54,6 +54,11 @@ RECORD_RULE = cite("core", "Opened game records")
 KEEP_FINISHED = 4
 #: the longest text of an audited note
 MAX_NOTE = 300
+#: log entries kept as each viewer sees them (Table.log): the newest entries
+#: of every live page, a few times over
+SHOWN_KEPT = 512
+#: actors whose hints are kept for the state (Table.actions): the seats, the host and chance
+HINTS_KEPT = 16
 #: the table screen's note on a table that started from a position block
 SET_POSITION_NOTE = "This table started from a set position (a position block), not from the game's setup"
 
@@ -141,12 +146,19 @@ class Table:
         self.game: Game[Any, Any] = get_game(config.game)
         self._card_kinds: tuple[CardKind, ...] | None = None
         self._public_view: tuple[int, dict[str, Any]] | None = None
+        #: log entries as viewers see them (Table.log)
+        self._shown: dict[tuple[int, int | None, bool], dict[str, Any] | None] = {}
+        #: what every viewer's view shares, at the state it was worked out for (Table.view)
+        self._common: tuple[Any, int, dict[str, Any]] | None = None
+        #: each actor's hints at the state they were worked out for (Table.actions)
+        self._hints: dict[Actor, tuple[Any, list[dict[str, Any]]]] = {}
         self.store = store
         self._log = log if log is not None else TableLog(entries)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._nudges = 0
         self._listeners: list[Listener] = []
+        self._watchers: list[Callable[[Table], None]] = []
         self._origin = origin
         self._every = max(1, snapshot_every)
         #: snapshots in the store only for a real table (not a sandbox's or a record's)
@@ -301,7 +313,12 @@ class Table:
 
     def log(self, viewer: Viewer = TABLE_SCREEN, limit: int | None = None) -> list[dict[str, Any]]:
         """The explanation log as ``viewer`` may see it, oldest first; with
-        ``limit``, only the last ``limit`` entries that have a visible line."""
+        ``limit``, only the last ``limit`` entries that have a visible line.
+
+        An entry as a viewer sees it is worked out once and kept (every live
+        page reads the newest entries at every state): the same dict for
+        every viewer when all its lines are public.  Shared: read it, never
+        change it."""
         seat = viewer.seat_or_none
         out: list[dict[str, Any]] = []
         if limit is not None and limit <= 0:
@@ -309,24 +326,38 @@ class Table:
         with self._lock:
             undone = self._log.undone
             for seq in range(len(self._log), 0, -1):
-                entry = self._log.entry(seq)
-                visible = [e.to_json() for e in self._log.lines(seq) if e.visible_to(seat)]
-                if not visible:
+                shown = self._shown_entry(seq, seat, seq in undone)
+                if shown is None:
                     continue
-                out.append(
-                    {
-                        "seq": entry.seq,
-                        "kind": entry.kind,
-                        "actor": self.actor_label(entry.actor),
-                        "source": entry.source,
-                        "undone": entry.seq in undone,
-                        "lines": visible,
-                    }
-                )
+                out.append(shown)
                 if limit is not None and len(out) >= limit:
                     break
         out.reverse()
         return out
+
+    def _shown_entry(self, seq: int, seat: int | None, undone: bool) -> dict[str, Any] | None:
+        """Entry ``seq`` as ``seat`` sees it (``None`` when no line of it is
+        visible), kept in :attr:`_shown` (bounded) under the seat only when a
+        line of it is private."""
+        lines = self._log.lines(seq)
+        private = any(line.audience is not None for line in lines)
+        key = (seq, seat if private else None, undone)
+        if key in self._shown:
+            return self._shown[key]
+        entry = self._log.entry(seq)
+        visible = [e.to_json() for e in lines if e.visible_to(seat)]
+        shown = None if not visible else {
+            "seq": entry.seq,
+            "kind": entry.kind,
+            "actor": self.actor_label(entry.actor),
+            "source": entry.source,
+            "undone": undone,
+            "lines": visible,
+        }
+        if len(self._shown) >= SHOWN_KEPT:
+            self._shown.clear()
+        self._shown[key] = shown
+        return shown
 
     def actor_label(self, actor: str) -> str:
         """A logged actor as people say it: a seat's name, else 'host' or 'chance'."""
@@ -340,21 +371,28 @@ class Table:
     def view(self, viewer: Viewer, log_limit: int | None = None) -> dict[str, Any]:
         """Everything a screen needs, projected for ``viewer``, taken as one
         consistent snapshot (state, state number and log together).  With
-        ``log_limit``, the log holds only its last ``log_limit`` entries."""
+        ``log_limit``, the log holds only its last ``log_limit`` entries.
+        What every viewer sees alike (the status, the seats, the notes...) is
+        worked out once per state and shared: read it, never change it."""
         with self._lock:
             state = self._state
+            common = self._common
+            if common is None or common[0] is not state or common[1] != self.state_no:
+                common = self._common = (state, self.state_no, {
+                    "table": self.id,
+                    "game": self.game.key,
+                    "title": self.game.title,
+                    "state_no": self.state_no,
+                    "status": self.game.status(state),
+                    "awaiting": sorted(self.game.awaiting(state)),
+                    "over": bool(self.game.is_over(state)),
+                    "seats": [s.to_json() for s in self.config.seats],
+                    "options": dict(self.config.options),
+                    "notes": [*self.position_notes(), *self.game.public_notes(state)],
+                })
             return {
-                "table": self.id,
-                "game": self.game.key,
-                "title": self.game.title,
-                "state_no": self.state_no,
-                "status": self.game.status(state),
-                "awaiting": sorted(self.game.awaiting(state)),
-                "over": bool(self.game.is_over(state)),
-                "seats": [s.to_json() for s in self.config.seats],
+                **common[2],
                 "viewer": {"kind": viewer.kind.value, "seat": viewer.seat_or_none},
-                "options": dict(self.config.options),
-                "notes": [*self.position_notes(), *self.game.public_notes(state)],
                 "game_view": self.game.view(state, viewer),
                 "log": self.log(viewer, log_limit),
             }
@@ -378,8 +416,18 @@ class Table:
         return [SET_POSITION_NOTE]
 
     def actions(self, actor: Actor) -> list[dict[str, Any]]:
+        """What ``actor`` may do now, as hints: worked out once per state and
+        actor (every live page asks at every state, and an action's form is
+        checked against them).  Shared: read them, never change them."""
         with self._lock:
-            return [h.to_json() for h in self.game.actions(self._state, actor)]
+            kept = self._hints.get(actor)
+            if kept is not None and kept[0] is self._state:
+                return kept[1]
+            hints = [h.to_json() for h in self.game.actions(self._state, actor)]
+            if len(self._hints) >= HINTS_KEPT:
+                self._hints.clear()
+            self._hints[actor] = (self._state, hints)
+            return hints
 
     # changing -----------------------------------------------------------------
     def submit(self, command: Command) -> Accepted:
@@ -509,6 +557,24 @@ class Table:
             )
 
     # live updates -------------------------------------------------------------
+    def watch(self, watcher: Callable[[Table], None]) -> Callable[[], None]:
+        """Call ``watcher(table)`` whenever the table changes or is nudged
+        (what the live pages' hub listens to).  It may be called with the
+        table's lock held: it must only take note.  Returns the way to stop."""
+        with self._lock:
+            self._watchers.append(watcher)
+
+        def unwatch() -> None:
+            with self._lock:
+                if watcher in self._watchers:
+                    self._watchers.remove(watcher)
+
+        return unwatch
+
+    def _tell_watchers(self) -> None:
+        for watcher in list(self._watchers):
+            watcher(self)
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(listener)
@@ -525,6 +591,7 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self, accepted)
+        self._tell_watchers()
 
     def wait_for_change(self, seen: int, timeout: float) -> int:
         """Block until the state number differs from ``seen``, :meth:`nudge`
@@ -541,6 +608,7 @@ class Table:
         with self._changed:
             self._nudges += 1
             self._changed.notify_all()
+        self._tell_watchers()
 
 
 class Room:

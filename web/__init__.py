@@ -20,7 +20,7 @@ from companion.store import Store, default_db_path
 from companion.table import Room
 from web.addresses import Addresses
 from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
-from web.live import LiveState, Wakers
+from web.live import LiveHub
 from web.memo import PageEnvironment
 
 #: where the seeds live next to a checkout: ``<repo>/../shared/seeds``
@@ -119,7 +119,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     )
     app.extensions["companion"] = dashboard
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
-    app.extensions["companion.live"] = LiveState(wakers=Wakers(cfg.poll))
+    app.extensions["companion.live"] = LiveHub(app, keepalive=cfg.keepalive, poll=cfg.poll)
 
     from web import common, host, sandbox, screen, seat, station, veil
 

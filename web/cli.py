@@ -11,9 +11,7 @@ every table's state lives in it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import io
 import logging
 import os
 import signal
@@ -22,11 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from werkzeug.serving import WSGIRequestHandler
-
 from companion.settings import help_table, port_from
 from web import addresses
-from web.server import DEFAULT_MAX_CONNECTIONS, CappedServer
+from web.server import DEFAULT_MAX_CONNECTIONS, CappedServer, CompanionHandler
 
 log = logging.getLogger("companion.serve")
 
@@ -79,23 +75,6 @@ def max_connections_from(raw: str | None) -> int:
 def lan_address() -> str:
     """This machine's LAN address now, or ``127.0.0.1`` without a network."""
     return addresses.lan_address() or "127.0.0.1"
-
-
-class _Handler(WSGIRequestHandler):
-    """Werkzeug's handler, telling the app which local address each
-    connection arrived on (web/addresses.py builds the join QR from it).
-
-    Its writes are buffered: Werkzeug writes a chunk of a streamed response
-    as three writes (its length, the data, the line end) and flushes after
-    each chunk, so a live view costs one ``send`` instead of three."""
-
-    wbufsize = io.DEFAULT_BUFFER_SIZE
-
-    def make_environ(self) -> Any:
-        environ = super().make_environ()
-        with contextlib.suppress(OSError, IndexError):
-            environ[addresses.LOCAL_ADDR] = self.connection.getsockname()[0]
-        return environ
 
 
 def start_hardware(room: Any, importer: Callable[[str], Any] = importlib.import_module) -> Any:
@@ -169,7 +148,7 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
         backups.start()
     hardware = None if args.no_hardware else start_hardware(room)
     try:
-        server = CappedServer(host, port, _placeholder, max_connections=args.max_connections, handler=_Handler)
+        server = CappedServer(host, port, _placeholder, max_connections=args.max_connections, handler=CompanionHandler)
     except OSError as err:
         print(f"companion serve: cannot listen on {host}:{port}: {err}", file=sys.stderr)
         if hardware is not None:
@@ -182,9 +161,7 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
                        join_code=args.join_code, public_url=args.public_url, room=room, hardware=hardware,
                        access_log=True, store_notice=notice)
     app = create_app(config)
-    server.app = app
-    disconnects = app.extensions["companion.live"].disconnects
-    server.streams_watched = lambda: int(disconnects.watched)
+    server.serve_app(app)
     dash = dashboard_of(app)
     public, note = printed_base(app, host, port)
     print(f"Table Companion is serving on {host}:{port}", flush=True)

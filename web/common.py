@@ -6,13 +6,14 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import queue
 import re
 import secrets
 import sys
 import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import (
     Flask,
@@ -26,10 +27,10 @@ from flask import (
     render_template,
     request,
     session,
-    stream_with_context,
     url_for,
 )
 from jinja2 import ChainableUndefined, StrictUndefined
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -41,13 +42,44 @@ from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
-from web.live import SHARED_CSRF, Gzip, LiveState, ViewKey, accepts_gzip, with_csrf
-from web.memo import MemoExtension, action_key, board_key, log_entry_key, memo_url_for, part_key
+from web.live import (
+    SHARED_CSRF,
+    ChannelSpec,
+    Gzip,
+    LiveHub,
+    ViewKey,
+    accepts_gzip,
+    client_socket,
+    same_origin,
+    sse_head,
+    wants_websocket,
+    ws_accept,
+)
+from web.memo import (
+    MemoExtension,
+    action_key,
+    board_key,
+    log_entry_key,
+    memo_url_for,
+    part_key,
+)
 from web.pagewords import humanize, page_words
+from web.parts import (
+    STATE_MARK,
+    STEP_MARK,
+    ListedText,
+    LiveDrawing,
+    LivePage,
+    PartExtension,
+    draw_page,
+    filled,
+)
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
+from web.server import TAKE
 
 STALE_MESSAGE = "Someone moved first: here is the table now."
+T = TypeVar("T")
 
 #: one line per request (method, path, status, milliseconds) when the app
 #: was made with ``WebConfig.access_log`` (``companion serve`` does)
@@ -191,12 +223,16 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         score_chart=score_chart,
         store_banner=store_banner,
         dom_id=dom_id,
+        state_field=state_field,
+        state_value=state_value,
+        live_log=live_log,
     )
     # a game's own templates take their words from the game (web/pagewords.py)
     app.jinja_env.globals["game_words"] = lambda game_key: page_words(
         str(game_key), app.jinja_env.undefined is StrictUndefined)
     # a board is drawn once per distinct view, an address built once (web/memo.py)
     app.jinja_env.add_extension(MemoExtension)
+    app.jinja_env.add_extension(PartExtension)
     app.jinja_env.globals["board_key"] = board_key
     app.jinja_env.globals["log_entry_key"] = log_entry_key
     app.jinja_env.globals["part_key"] = part_key
@@ -293,6 +329,12 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
         return {"kind": "low", "title": "Storage almost full",
                 "text": store_words.LOW_SPACE.format(free=health.free_text())}
     return None
+
+
+def banner_key(host: bool = False) -> Hashable:
+    """A live page's storage banner, as its part's key (what it shows)."""
+    banner = store_banner(host)
+    return ("banner", tuple(sorted(banner.items())) if banner else ())
 
 
 def store_mark() -> str:
@@ -405,13 +447,22 @@ def result_answer(result: Result, back: str) -> BaseResponse:
         html = render_template("confirm.html", label=result.confirm, form=request.form,
                                action=request.path, back=back)
         return Response(html, status=200, mimetype="text/html")
+    return answer(result.status, result.message, result.code, back, extra=_result_extra(result))
+
+
+def result_body(result: Result) -> dict[str, Any]:
+    """What a page's script is told of an action (the JSON of a posted form)."""
+    return {"ok": result.status == 200, "code": result.code, "message": result.message, **_result_extra(result)}
+
+
+def _result_extra(result: Result) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if result.confirm:
         extra["confirm"] = result.confirm
     if result.state_no is not None:
         extra["state_no"] = result.state_no
     extra.update(rule_link(result.rule))
-    return answer(result.status, result.message, result.code, back, extra=extra)
+    return extra
 
 
 # live: Server-Sent Events -------------------------------------------------------------
@@ -426,16 +477,17 @@ def sse_event(name: str, data: str, event_id: int | None = None) -> str:
     return head + "data: " + data.replace("\n", "\ndata: ") + "\n\n"
 
 
-def live_state() -> LiveState:
+def live_hub() -> LiveHub:
     found: Any = current_app.extensions["companion.live"]
-    assert isinstance(found, LiveState)
+    assert isinstance(found, LiveHub)
     return found
 
 
-def shared_render(render: Callable[[], str]) -> str:
-    """``render()`` as a render every viewer of the view may share: the CSRF
-    token is the placeholder each stream replaces with its own
-    (:func:`web.live.with_csrf`), and the page's element ids start afresh."""
+def shared_render(render: Callable[[], T]) -> T:
+    """``render()`` as a render every viewer of the view may share: a form's
+    CSRF token and state number are placeholders (:data:`web.live.SHARED_CSRF`,
+    :data:`web.parts.STATE_MARK`) each page puts its own in, and the page's
+    element ids start afresh."""
     before = g.get("shared_render", False), g.get("dom_ids", 0)
     g.shared_render, g.dom_ids = True, 0
     try:
@@ -444,85 +496,177 @@ def shared_render(render: Callable[[], str]) -> str:
         g.shared_render, g.dom_ids = before
 
 
+def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True) -> Markup:
+    """A live page's log: its newest ``limit`` entries, newest first, put
+    together from each entry drawn once for every page (``log_entry`` in
+    macros.html; ``steps``: each with its step link, whose base the page
+    puts in, :data:`web.parts.STEP_MARK`): from one state to the next only
+    the new entry is drawn, and every page that shows the same entries
+    shares the drawing."""
+    shown = entries[::-1][:limit] if limit > 0 else []
+    if not shown:
+        return Markup('<ol class="log-list">\n  <li class="muted">Nothing has happened yet.</li>\n</ol>')
+    env = current_app.jinja_env
+    kept = env.memo_parts  # type: ignore[attr-defined]
+    items: list[tuple[str, str]] = []
+    for entry in shown:
+        key = log_entry_key(entry, "live" if steps else "")
+        drawn = kept.get(key) if key else None
+        if drawn is None:
+            macro = env.get_template("macros.html").module.log_entry  # type: ignore[attr-defined]
+            drawn = str(macro(entry, STEP_MARK if steps else None)) + "\n"
+            if key:
+                kept.put(key, drawn)
+        items.append((key or f"seq:{entry.get('seq')}:{id(entry)}", drawn))
+    # a list, so a page gets the new entries (and loses the oldest) as edits found from the keys
+    return ListedText.of('<ol class="log-list">\n', items, "</ol>")
+
+
+def state_value(state_no: int) -> str:
+    """The state number as a live drawing writes it: the placeholder in a
+    shared render (the page puts its state in), so a part that shows it
+    stays the same drawing from one state to the next."""
+    return STATE_MARK if g.get("shared_render") else str(int(state_no))
+
+
+def state_field(state_no: int) -> Markup:
+    """A form's hidden state number: the placeholder in a shared render."""
+    return Markup(f'<input type="hidden" name="state_no" value="{state_value(state_no)}">')
+
+
+def draw(page: LivePage, context: Mapping[str, Any], state_no: int, before: LiveDrawing | None = None) -> LiveDrawing:
+    """A live page drawn in parts, for every viewer of the view to share
+    (web/parts.py): whole, or from ``before`` (a drawing of the same view)
+    only the parts that changed.  ``state_no`` is the state it shows."""
+    app = current_app
+    env = app.jinja_env
+    made: list[Any] = []
+
+    def whole(template: str, values: Mapping[str, Any]) -> str:
+        return render_template(template, **values)
+
+    def part(name: str) -> str:
+        template = env.get_template(page.template)
+        if not made:  # the template's context, made once for the parts this drawing draws
+            values = dict(context)
+            app.update_template_context(values)
+            made.append(template.new_context(values))
+        return "".join(template.blocks[name](made[0]))
+
+    drawing = shared_render(lambda: draw_page(page, context, state_no, before, whole, part,
+                                              env.memo_parts))  # type: ignore[attr-defined]
+    drawing.step_base = str(context.get("step_base") or "")
+    return drawing
+
+
+def live_page(template: str, drawing: LiveDrawing, **context: Any) -> str:
+    """A page holding a live fragment: the fragment drawn in parts, with
+    this viewer's CSRF token, the state number and its step links put in
+    (the page carries its token and step base too, for what its stream
+    sends: see :func:`stream`)."""
+    html = filled(drawing.html, csrf_token(), drawing.state_no, drawing.step_base)
+    # a WebSocket where the server keeps them (companion serve), else the page's event stream
+    return render_template(template, live_html=Markup(html), live_socket=TAKE in request.environ, **context)
+
+
+def marks_event() -> str:
+    """A stream's first event: the placeholders of its drawings, which the
+    page replaces with its CSRF token and the state number (they are new at
+    every start of the companion, and a page outlives a restart)."""
+    return sse_event("marks", json.dumps({"csrf": SHARED_CSRF, "state": STATE_MARK, "step": STEP_MARK}))
+
+
+def fragment(drawing: LiveDrawing) -> Response:
+    """A live fragment on its own (the page's script asks for it when it has
+    no stream), this viewer's CSRF token put in."""
+    return plain_fragment(filled(drawing.html, csrf_token(), drawing.state_no, drawing.step_base),
+                          drawing.state_no)
+
+
+def plain_fragment(html: str, state_no: int) -> Response:
+    """A page's fragment drawn for this viewer alone (no stream shows it)."""
+    resp = Response(html, mimetype="text/html")
+    resp.headers["X-State"] = str(state_no)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 def stream(
     table: Table,
-    render: Callable[[], str],
+    drawing: Callable[[LiveDrawing | None], LiveDrawing],
     *,
-    seen: int | None,
     kind: str,
     viewer: Hashable,
     fingerprint: Callable[[], Any] | None = None,
     goto: Callable[[], str | None] | None = None,
+    act: Callable[[str, Any], Mapping[str, Any]] | None = None,
 ) -> Response:
-    """A view's event stream: a ``view`` event with the rendered fragment
-    whenever the table (or ``fingerprint``) changes, a keep-alive comment
-    every ``keepalive`` seconds, ``goto`` when the page should move.
+    """A live page's connection (web/live.py): a WebSocket when the page
+    asks for one (``Upgrade: websocket``) and the server can hand its
+    connection over, else an event stream.  It carries the fragment whole
+    at first, then whenever the table (or ``fingerprint``) changes what
+    changed (web/parts.py), and ``goto`` when the page should move on; a
+    WebSocket page also acts on it (``act``: the form's address and fields
+    -> the answer, as a posted form's JSON).
 
-    The fragment is rendered once per distinct view and mark for every
-    stream that shows it (:class:`web.live.LiveRenders`): ``kind`` and
-    ``viewer`` name the view (a seat's viewer carries its token's digest, so
-    nothing is ever shared across seats or claims); the CSRF token is put in
-    per stream.  The stream is gzip-compressed when the client accepts it.
-
-    ``goto`` is asked first on every turn of the loop, before anything is
-    rendered: a seat's stream asks whether its phone still holds the seat,
-    so a seat the host freed (or gave to another phone) gets no more views
-    and its stream ends at once (:meth:`Table.nudge` wakes it, through
-    :class:`web.live.Wakers`).  A client that goes away ends its stream at
-    once too (:class:`web.live.Disconnects` wakes it alone), not at the next
-    keep-alive."""
-    keepalive = float(current_app.config["COMPANION_KEEPALIVE"])
-    poll = float(current_app.config["COMPANION_POLL"])
-    live = live_state()
+    The fragment is drawn once per distinct view and mark for every page
+    that shows it: ``kind`` and ``viewer`` name the view (a seat's viewer
+    carries its token's digest, so nothing is ever shared across seats or
+    claims).  Nothing in it is this viewer's own: the page puts its CSRF
+    token and the state number in.  ``goto`` is asked before every
+    drawing: a seat's page asks whether its phone still holds the seat, so
+    a seat the host freed (or gave to another phone) gets nothing more and
+    its connection ends at once."""
+    hub = live_hub()
     environ = request.environ
-    token = csrf_token()  # now, so a new token still reaches the session cookie
+    addrs = addresses()
+    key = ViewKey(kind, table.id, viewer, (addrs.join_base(environ), addrs.typed_base(environ)))
+    spec = ChannelSpec(key, table, drawing, fingerprint, goto, act, environ)
+    take = environ.get(TAKE)
+    if wants_websocket(environ):
+        if take is None:
+            abort(400, description="This server keeps no WebSocket open: the page uses its event stream.")
+        if not same_origin(environ):
+            abort(403, description="A page of another site may not open this live connection.")
+        head = ws_accept(environ)
+        if isinstance(head, str):
+            abort(400, description=head)
+        take(lambda sock: hub.adopt(sock, spec, "ws", head))
+        return Response(status=101)  # the hub answers (the app's answer goes nowhere)
+    if take is not None:
+        take(lambda sock: hub.adopt(sock, spec, "sse", sse_head() + b"retry: 2000\n\n"))
+        return Response("")
+    return _thread_stream(hub, spec)
+
+
+def _thread_stream(hub: LiveHub, spec: ChannelSpec) -> Response:
+    """An event stream sent from this request's thread (a server that
+    cannot hand its connection over): what the hub puts in its queue."""
+    environ = request.environ
     gzip = Gzip() if accepts_gzip(environ) else None
-
-    def mark() -> Any:
-        return (table.state_no, fingerprint() if fingerprint else None)
-
-    def key() -> ViewKey:
-        addrs = addresses()
-        return ViewKey(kind, table.id, viewer, (addrs.join_base(environ), addrs.typed_base(environ)))
-
-    def view_event() -> str:
-        state_no = table.state_no  # before: the fragment is of this state or a newer one
-        return sse_event("view", shared_render(render), state_no)
+    quiet = max(5.0, 4 * float(current_app.config["COMPANION_KEEPALIVE"]))
+    channel = hub.stream(spec, client_socket(environ))
 
     def out(text: str) -> bytes:
         return gzip.chunk(text) if gzip is not None else text.encode("utf-8")
 
     def events() -> Iterator[bytes]:
-        wake = live.wakers.join(table)
-        watch = live.disconnects.watch(environ, wake.set)
         try:
             yield out("retry: 2000\n\n")
-            last: Any = (seen, fingerprint() if fingerprint else None) if seen is not None else None
-            last_sent = time.monotonic()
-            while not watch.gone:
-                wake.clear()  # before looking: a change from now on wakes the wait below
-                if goto is not None:
-                    target = goto()
-                    if target:
-                        yield out(sse_event("goto", target))
-                        if gzip is not None:
-                            yield gzip.end()
-                        return
-                now_mark = mark()
-                if now_mark != last:
-                    last = now_mark
-                    yield out(with_csrf(live.renders.get(key(), mark, view_event), token))
-                    last_sent = time.monotonic()
-                if table.state_no == last[0]:
-                    wake.wait(timeout=poll)
-                if time.monotonic() - last_sent >= keepalive and not watch.gone:
-                    yield out(": keep-alive\n\n")
-                    last_sent = time.monotonic()
+            while True:
+                try:
+                    item = channel.queue.get(timeout=quiet)
+                except queue.Empty:
+                    return  # the hub sends keep-alives: silence means it is gone, and the page reconnects
+                if item is None:
+                    if gzip is not None:
+                        yield gzip.end()
+                    return
+                yield out(item)
         finally:
-            live.disconnects.unwatch(watch)
-            live.wakers.leave(table, wake)
+            hub.close(channel)
 
-    resp = Response(stream_with_context(events()), mimetype="text/event-stream")
+    resp = Response(events(), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     if gzip is not None:
@@ -531,11 +675,30 @@ def stream(
     return resp
 
 
-def fragment(html: str, state_no: int) -> Response:
-    resp = Response(html, mimetype="text/html")
-    resp.headers["X-State"] = str(state_no)
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+def live_act(act_url: str, allowed: Callable[[], str | None], actor_of: Callable[[Any], Actor | str],
+             table: Table, source: str) -> Callable[[str, Any], Mapping[str, Any]]:
+    """How a page acts on its live connection: only its own action form
+    (``act_url``), only while ``allowed()`` says nothing against it (a seat
+    still held, a login still good), with the session's CSRF token as when
+    the connection opened; the answer is a posted form's JSON."""
+    token = csrf_token()
+
+    def act(url: str, form: Any) -> Mapping[str, Any]:
+        if url != act_url:
+            return {"ok": False, "code": "bad-form", "message": "That form is not sent this way: reload the page."}
+        refused = allowed()
+        if refused:
+            return {"ok": False, "code": "403", "message": refused}
+        if not hmac.compare_digest(str(form.get("csrf", "")).encode("utf-8", "surrogatepass"),
+                                   token.encode("utf-8", "surrogatepass")):
+            return {"ok": False, "code": "400", "message": "This form is out of date (or came from another site). "
+                    "Reload the page and try again."}
+        actor = actor_of(form)
+        if isinstance(actor, str):
+            return {"ok": False, "code": "bad-form", "message": actor}
+        return result_body(perform(table, actor, form, source))
+
+    return act
 
 
 def addresses() -> Addresses:

@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -210,6 +210,8 @@ class Dashboard:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
+        #: told at once (under the lock) when the room changes: see on_change
+        self._watchers: list[Callable[[], None]] = []
         self._current: str | None = self._shown_before()
         #: the host's what-if copies (memory only), and the one on the table screen
         self.sandboxes = Sandboxes()
@@ -245,8 +247,7 @@ class Dashboard:
     def hide_store_notice(self) -> None:
         with self._changed:
             self.store_notice = None
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
 
     # the table on the table screen ---------------------------------------------
     @property
@@ -268,8 +269,7 @@ class Dashboard:
             self.sandboxes.get(sandbox_id)  # raises UnknownTable
         with self._changed:
             self._tv_sandbox = sandbox_id
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
 
     def show(self, table_id: str | None) -> None:
         """Put a table on the table screen (and tell the hardware)."""
@@ -278,8 +278,7 @@ class Dashboard:
         with self._changed:
             self._tv_sandbox = None
             self._current = table_id
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
         if table_id is not None:
             # only the memory of it for a restart: a full card must not stop the TV following the host
             with contextlib.suppress(StoreUnavailable):
@@ -290,6 +289,20 @@ class Dashboard:
     @property
     def version(self) -> int:
         return self._version
+
+    def on_change(self, watcher: Callable[[], None]) -> None:
+        """Call ``watcher`` (no arguments) whenever the room's version moves
+        (a table shown, a seat taken, a notice hidden...).  It is called
+        with the dashboard's lock held: it must only take note (the live
+        pages' hub queues a look)."""
+        self._watchers.append(watcher)
+
+    def _bump(self) -> None:
+        """The room changed (called with the lock held)."""
+        self._version += 1
+        self._changed.notify_all()
+        for watcher in list(self._watchers):
+            watcher()
 
     def wait_for_room_change(self, seen: int, timeout: float) -> int:
         with self._changed:
@@ -347,14 +360,12 @@ class Dashboard:
             raise UnknownTable(f"the log has steps 1 to {table.state_no}, not {step}")
         with self._changed:
             self._tv_steps[table.id] = (step, "before" if side == "before" else "after", table.state_no)
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
 
     def show_live(self, table: Table) -> None:
         with self._changed:
             if self._tv_steps.pop(table.id, None) is not None:
-                self._version += 1
-                self._changed.notify_all()
+                self._bump()
 
     def tv_step(self, table: Table) -> tuple[int, str] | None:
         """The past step the table screen shows for ``table``, or ``None``
@@ -397,8 +408,7 @@ class Dashboard:
             raise SetupError("this game is over already")
         self.room.store.mark_finished(table.id, meta={ENDED_KEY: "1"})
         with self._changed:
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
 
     # seats and their tokens -----------------------------------------------------
     def _digests(self, table: Table) -> dict[int, str]:
@@ -422,8 +432,7 @@ class Dashboard:
         """A phone took or lost a seat: every page redraws its seat list
         ("(no phone)"), and a stream of a seat that lost its phone ends now."""
         with self._changed:
-            self._version += 1
-            self._changed.notify_all()
+            self._bump()
         table.nudge()
 
     def claim_seat(self, table: Table, seat: int) -> str:

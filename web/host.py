@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -24,7 +24,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import record
-from companion.commands import CHANCE, HOST, Command
+from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
@@ -35,9 +35,14 @@ from web.common import (
     STALE_MESSAGE,
     Result,
     answer,
+    banner_key,
     dash,
+    draw,
     fragment,
     join_url,
+    live_act,
+    live_log,
+    live_page,
     message_page,
     perform,
     result_answer,
@@ -49,8 +54,10 @@ from web.common import (
 )
 from web.forms import FormError, read_state_no
 from web.lookback import render_look, step_base
+from web.memo import board_key, log_part_key
+from web.parts import LiveDrawing, LivePage
 from web.qr import qr_svg
-from web.views import project
+from web.views import project, public_board
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -291,7 +298,51 @@ def can_roll_now(table: Table | None) -> bool:
     return table is not None and dash().current_id == table.id and bool(dice_now(table))
 
 
-def host_context(table: Table) -> dict[str, Any]:
+def _host_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
+    """What each part of the host's page reads (host_live.html)."""
+    view = c["view"]
+    finished = c["finished"]
+    actions = c["host_actions"]
+    return {
+        "banner": banner_key(True),
+        # the state number it shows is the page's to put in (state_value)
+        "head": (view["title"], finished, c["provisional_end"], c["ended_by_host"], view["status"]),
+        "chance": (view["state_no"] if finished else -1, c["chance_actions"], c["dice"], c["cards_key"], c["act_url"],
+                   view["title"]),
+        "host_actions": (actions, c["act_url"], finished),
+        "undo": (actions, c["active_moves"], c["undo_max"], c["provisional_end"], view["title"]),
+        "board": board_key(c["board"], c["table"]),
+        "screen": (c["on_screen"], c["tv_shown"], view["state_no"] > 0),
+        "sandbox_step": "state",
+        "table": (bool(c["cards"]), finished, c["end_hint"], view["title"]),
+        "seats": tuple(sorted(c["taken"])),
+        "hardware": None if c["hardware"] is not None else ("none", c["can_roll"]),
+        "log": log_part_key(view["log"], 12, True),
+        "root": "host",
+    }
+
+
+HOST_PAGE = LivePage("host_live.html", _host_keys,
+                     {"log": lambda c: live_log(c["view"]["log"], 12)})
+
+
+def draw_host(context: Mapping[str, Any], before: LiveDrawing | None = None) -> LiveDrawing:
+    return draw(HOST_PAGE, context, context["view"]["state_no"], before)
+
+
+def host_static(table: Table) -> dict[str, Any]:
+    """What the host's page shows that no state changes: worked out once for
+    a live page, not at every state."""
+    return {
+        "table": table,
+        "act_url": url_for("host.act", table_id=table.id),
+        "step_base": step_base("host.look", table_id=table.id),
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, back=_back(table)),
+    }
+
+
+def host_context(table: Table, static: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The host's page at the table's state (``static``: :func:`host_static`)."""
     d = dash()
     finished = d.finished(table)
     dice = dice_now(table)
@@ -302,11 +353,17 @@ def host_context(table: Table) -> dict[str, Any]:
     cards = list(kinds)
     move_count, recent = table.recent_moves(RECENT_MOVES)
     chance_actions, host_actions, end_hint = ([], [], None) if finished else host_forms(table, dice)
+    view = project(table, HOST_SCREEN)
+    board = public_board(table, view["state_no"])
+    if board["state_no"] != view["state_no"] or board["game_view"] != view["game_view"]:
+        board = view  # the host's own view of the board (or the table moved on meanwhile)
     return {
-        "table": table,
-        "view": project(table, HOST_SCREEN),
+        **(static if static is not None else host_static(table)),
+        "view": view,
+        # the board every page draws alike, once per state (web/views.py)
+        "board": board,
         "finished": finished,
-        "ended_by_host": d.ended_by_host(table),
+        "ended_by_host": finished and d.ended_by_host(table),
         "provisional_end": d.provisional_end(table),
         "host_actions": host_actions,
         "chance_actions": chance_actions,
@@ -323,9 +380,6 @@ def host_context(table: Table) -> dict[str, Any]:
         "on_screen": d.current_id == table.id,
         "hardware": _hardware(),
         "can_roll": d.current_id == table.id and bool(dice),  # can_roll_now without asking the game twice
-        "act_url": url_for("host.act", table_id=table.id),
-        "step_base": step_base("host.look", table_id=table.id),
-        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, back=_back(table)),
         "tv_shown": d.tv_step(table),
     }
 
@@ -336,17 +390,19 @@ def host_context(table: Table) -> dict[str, Any]:
 @host_only
 def table_page(table_id: str) -> str:
     table = dash().room.get(table_id)
-    return render_template("host_table.html", **host_context(table))
+    context = host_context(table)
+    return live_page("host_table.html", draw_host(context), **context)
 
 
 @bp.get("/t/<table_id>/live")
 @host_only
 def table_live(table_id: str) -> Response:
     table = dash().room.get(table_id)
-    return fragment(render_template("host_live.html", **host_context(table)), table.state_no)
+    return fragment(draw_host(host_context(table)))
 
 
 @bp.get("/t/<table_id>/stream")
+@bp.get("/t/<table_id>/stream", endpoint="table_stream_socket", websocket=True)  # the same page, as a WebSocket
 @host_only
 def table_stream(table_id: str) -> Response:
     table = dash().room.get(table_id)
@@ -358,9 +414,21 @@ def table_stream(table_id: str) -> Response:
         """A login ended (logged out, another PIN): no more views."""
         return None if d.host_logins.valid(login) else to_login
 
-    return stream(table, lambda: render_template("host_live.html", **host_context(table)),
-                  seen=request.args.get("seen", type=int), kind="host", viewer="host",
-                  fingerprint=lambda: (d.version, _hardware_mark(), store_mark()), goto=goto)
+    def allowed() -> str | None:
+        return None if d.host_logins.valid(login) else "The host's login has ended: log in again."
+
+    act_url = url_for("host.act", table_id=table.id)
+    static = host_static(table)
+    return stream(table, lambda before: draw_host(host_context(table, static), before), kind="host", viewer="host",
+                  fingerprint=lambda: (d.version, _hardware_mark(), store_mark()), goto=goto,
+                  act=live_act(act_url, allowed, _form_actor, table, "host"))
+
+
+def _form_actor(form: Any) -> Actor | str:
+    """Who a host page's form acts as: the host, or chance (else why not)."""
+    named = str(form.get("actor", "host"))
+    actor = FORM_ACTORS.get(named)
+    return actor if actor is not None else f"The host's forms act as the host or as chance, not as {named[:30]!r}."
 
 
 def _back(table: Table) -> str:
@@ -371,10 +439,9 @@ def _back(table: Table) -> str:
 @host_only
 def act(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
-    named = str(request.form.get("actor", "host"))
-    actor = FORM_ACTORS.get(named)
-    if actor is None:
-        abort(400, description=f"The host's forms act as the host or as chance, not as {named[:30]!r}.")
+    actor = _form_actor(request.form)
+    if isinstance(actor, str):
+        abort(400, description=actor)
     return result_answer(perform(table, actor, request.form, "host"), _back(table))
 
 

@@ -1,49 +1,82 @@
-"""Live pages at scale: one render per distinct view per state, and streams
-whose client has gone are freed at once.
+"""Live pages: one thread holds every live page's connection.
 
-:class:`LiveRenders` keeps, for each distinct live view, the fragment last
-rendered for it and the mark (state number and fingerprint) it was rendered
-at.  A view is named by a :class:`ViewKey`: the kind of page, the table, the
-viewer (the table screen, the host, or one seat *with its token's digest*,
-so a re-claimed seat never gets its old holder's render) and the addresses
-the page's links are built from.  Every stream that shows the same view at
-the same mark gets the same text, rendered once; a stream that asks while
-another renders it waits for that render instead of doing it again.
-Nothing per viewer is baked in: the CSRF token of a shared render is a
-placeholder (:data:`SHARED_CSRF`) that each stream replaces with its own
-session's token (:func:`with_csrf`).
+A live page (the table screen, a phone, the host page) keeps one connection
+open: a WebSocket where the server can hand its connection over
+(``companion serve``: :mod:`web.server`), else a Server-Sent Events stream.
+The :class:`LiveHub` holds them all in one thread (``selectors``, one
+``epoll``), so an open page costs no thread and a change costs no thread
+wake-ups:
 
-:class:`Disconnects` watches the sockets of open streams (one thread, one
-``epoll``): when a client goes away, its stream is told at once and its
-thread and descriptor are freed, instead of at the next keep-alive.
+* When a table changes (or a page's other facts do: a phone took a seat,
+  the store's health), the hub draws each distinct view once (a
+  :class:`ViewKey`: the kind of page, the table, the viewer (the table
+  screen, the host, or one seat *with its token's digest*, so a re-claimed
+  seat never gets its old holder's drawing) and the addresses its links are
+  built from), works out once what changed from each drawing a page holds
+  (:meth:`web.parts.LiveDrawing.message`), and writes it to every page that
+  shows the view.
+* A page acts on its own connection (a WebSocket message carrying the form,
+  answered on it), so a tap costs no new connection and no HTTP request.
+* A page whose client has gone is dropped as soon as its socket says so; a
+  client that stops reading is dropped once :data:`BACKLOG_MAX` bytes wait
+  for it, and a WebSocket that answers nothing for :data:`SILENT_MAX`
+  keep-alives is dropped too.
+
+Where a server cannot hand a connection over (the Flask test client, other
+WSGI servers), a stream is a generator in the request's thread that sends
+what the hub puts in its queue (a :class:`Channel` of kind ``queue``): the
+same drawings and messages, a thread per page.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import errno
-import secrets
+import hashlib
+import json
+import logging
+import os
+import queue
 import select
+import selectors
 import socket
+import struct
 import threading
+import time
 import zlib
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from markupsafe import escape
+from web.parts import SHARED_CSRF, STATE_MARK, STEP_MARK, LiveDrawing
 
-#: stands for the viewer's CSRF token in a shared render; replaced per stream
-SHARED_CSRF = "shared-csrf-" + secrets.token_hex(16)
-#: distinct views kept (each holds one fragment, some 20-60 KB): the eight
-#: pages of four tables; an evening of 200 games filled 6.6 MB with 256
-VIEWS_KEPT = 32
+__all__ = ["SHARED_CSRF", "Channel", "ChannelSpec", "LiveHub", "RenderCounts", "ViewKey"]
+
+log = logging.getLogger("companion.live")
+
+#: bytes that may wait for a slow client before it is dropped (its page
+#: reconnects and gets the view whole)
+BACKLOG_MAX = 512 * 1024
+#: the kernel's send buffer of a held connection (it doubles it): a whole
+#: view (~20-60 KB) and what follows it
+SEND_BUFFER = 128 * 1024
+#: a WebSocket page that answered none of this many keep-alives is gone
+SILENT_MAX = 3
+#: the longest message a page may send (an action's form)
+MESSAGE_MAX = 64 * 1024
+#: distinct views kept without a page showing them (their last drawing is
+#: what a page that comes back is sent first)
+IDLE_VIEWS_KEPT = 16
+#: the hub's thread ends when no page has been open this long (it starts
+#: again with the next page)
+IDLE_EXIT = 5.0
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, 1.3
 
 
 @dataclass(frozen=True)
 class ViewKey:
-    """One distinct live view: what every stream showing it shares.
+    """One distinct live view: what every page showing it shares.
 
     ``viewer`` is ``"screen"``, ``"host"``, ``"sandbox"`` or
     ``("seat", seat, token_digest)``; ``addresses`` the bases its links are
@@ -56,86 +89,660 @@ class ViewKey:
 
 
 @dataclass
-class _Render:
-    mark: Hashable
-    done: threading.Event = field(default_factory=threading.Event)
-    text: str | None = None
-
-
-@dataclass
 class RenderCounts:
-    """How often views were rendered and shared (for tests and benchmarks)."""
+    """How often views were drawn and shared (for tests and benchmarks)."""
 
     renders: int = 0
     shared: int = 0
     by_key: dict[ViewKey, int] = field(default_factory=dict)
 
 
-class LiveRenders:
-    """The last render of each distinct live view (see the module's text)."""
+#: how a page acts on its connection: (the form's address, its fields) -> the answer's body
+Act = Callable[[str, Any], Mapping[str, Any]]
 
-    def __init__(self, limit: int = VIEWS_KEPT) -> None:
-        self.limit = limit
-        self._lock = threading.Lock()
-        self._views: OrderedDict[ViewKey, _Render] = OrderedDict()
+
+@dataclass
+class ChannelSpec:
+    """What a live page's route hands the hub: the view it shows and how
+    to draw it, where it should go instead (``goto``), and how it acts."""
+
+    key: ViewKey
+    table: Any
+    #: draws the view: whole, or from the drawing given (the view's last)
+    draw: Callable[[LiveDrawing | None], LiveDrawing]
+    #: what else the view shows that the table's state number does not say
+    fingerprint: Callable[[], Any] | None = None
+    #: asked before every drawing: an address when the page must move on
+    goto: Callable[[], str | None] | None = None
+    #: how the page acts on its connection (WebSocket pages only)
+    act: Act | None = None
+    #: the request's environ, for the view's drawings (addresses, script root)
+    environ: Mapping[str, Any] = field(default_factory=dict)
+
+
+class LiveView:
+    """One distinct view: its last drawing, and the pages showing it."""
+
+    def __init__(self, spec: ChannelSpec, context: Any) -> None:
+        #: the request context its drawings are made in (shared by views asked for alike)
+        self.key = spec.key
+        self.table = spec.table
+        self.draw = spec.draw
+        self.fingerprint = spec.fingerprint
+        self.context = context
+        self.mark: Any = None
+        self.drawing: LiveDrawing | None = None
+        self.channels: set[Channel] = set()
+        self.idle_since = time.monotonic()
+
+
+class Channel:
+    """One live page's connection (see the module's text)."""
+
+    def __init__(self, hub: LiveHub, spec: ChannelSpec, kind: str, sock: socket.socket | None = None) -> None:
+        self.hub = hub
+        self.spec = spec
+        self.kind = kind  # "ws", "sse" (a held socket), "queue" (a thread's generator)
+        self.sock = sock
+        self.view: LiveView | None = None
+        self.shown: LiveDrawing | None = None
+        self.out = bytearray()
+        self.writing = False
+        self.last_sent = time.monotonic()
+        self.unanswered = 0  # keep-alives a WebSocket page has not answered
+        self.incoming: list[str] = []
+        self.incoming_size = 0
+        self.ws: Any = None
+        self.closing = False
+        self.gone = False
+        #: a queue channel's events (text; None: the stream ends)
+        self.queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.first: bytes = b""
+
+
+class LiveHub:
+    """Every live page's connection, held by one thread (see the module's text)."""
+
+    def __init__(self, app: Any = None, *, keepalive: float = 15.0, poll: float = 1.0) -> None:
+        self.app = app
+        self.keepalive = keepalive
+        self.poll = poll
         self.counts = RenderCounts()
+        self._lock = threading.Lock()
+        self._inbox: list[tuple[str, Any]] = []
+        self._thread: threading.Thread | None = None
+        self._wake_w = -1
+        self._views: dict[ViewKey, LiveView] = {}
+        self._channels: set[Channel] = set()
+        self._watching: dict[int, tuple[Any, Callable[[], None]]] = {}
+        self._dirty: set[int] = set()
+        self._contexts: dict[Any, Any] = {}
+        self._all_dirty = False
+        self._held = 0
+        self._queued = 0
 
-    def get(self, key: ViewKey, mark: Callable[[], Hashable], render: Callable[[], str]) -> str:
-        """The view's text at ``mark()``: rendered now by this caller, or by
-        another stream at the same mark.  A render during which the mark
-        moved on is returned but not kept (it may hold a bit of both)."""
-        before = mark()
+    # from other threads ----------------------------------------------------------
+    @property
+    def held(self) -> int:
+        """Connections the hub holds (each a page; no thread)."""
+        return self._held
+
+    @property
+    def queued(self) -> int:
+        """Streams sent from a request's thread (a thread each)."""
+        return self._queued
+
+    @property
+    def pages(self) -> int:
+        return self._held + self._queued
+
+    def poke(self, table: Any = None) -> None:
+        """Something a page shows changed (``table``; None: anything):
+        every view of it is looked at again.  Never blocks."""
+        self._put("poke", table)
+
+    def adopt(self, sock: socket.socket, spec: ChannelSpec, kind: str, head: bytes) -> None:
+        """Hold a connection a server handed over (``kind`` ``ws`` or
+        ``sse``): ``head`` is the answer to its request (the WebSocket's
+        101, the event stream's 200), sent first."""
+        channel = Channel(self, spec, kind, sock)
+        channel.first = head
+        if kind == "ws":
+            from wsproto.connection import Connection, ConnectionType
+
+            channel.ws = Connection(ConnectionType.SERVER)
         with self._lock:
-            found = self._views.get(key)
-            if found is not None and found.mark == before:
-                self._views.move_to_end(key)
-                mine = False
-            else:
-                found = _Render(before)
-                self._views[key] = found
-                self._views.move_to_end(key)
-                while len(self._views) > self.limit:
-                    gone, _ = self._views.popitem(last=False)
-                    self.counts.by_key.pop(gone, None)  # the counts stay as bounded as the views
-                mine = True
-        if not mine:
-            found.done.wait(timeout=10.0)
-            if found.text is not None:
-                with self._lock:
-                    self.counts.shared += 1
-                return found.text
-            # the other render failed or is stuck: render for ourselves
-            return self._render_alone(key, render)
+            self._held += 1
+        self._put("open", channel)
+
+    def stream(self, spec: ChannelSpec, sock: socket.socket | None = None) -> Channel:
+        """A stream sent from the calling request's thread: read
+        ``channel.queue`` (text; ``None`` ends it), then :meth:`close` it.
+        ``sock``: the client's connection, watched for a hang-up."""
+        channel = Channel(self, spec, "queue", sock)
+        with self._lock:
+            self._queued += 1
+        self._put("open", channel)
+        return channel
+
+    def close(self, channel: Channel) -> None:
+        """A queue channel's stream has ended."""
+        self._put("close", channel)
+
+    # the thread ------------------------------------------------------------------
+    def _put(self, what: str, item: Any) -> None:
+        with self._lock:
+            if self._thread is None:
+                if what != "open":
+                    return  # no page is open: nothing to look at or end
+                self._start()
+            self._inbox.append((what, item))
+            fd = self._wake_w
+        if fd >= 0:
+            with contextlib.suppress(BlockingIOError, OSError):
+                os.write(fd, b"x")
+
+    def _start(self) -> None:
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        self._wake_w = w
+        self._thread = threading.Thread(target=self._run, args=(r, w), name="companion-live", daemon=True)
+        self._thread.start()
+
+    def _run(self, wake_r: int, wake_w: int) -> None:
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(wake_r, selectors.EVENT_READ, None)
+        idle_from = time.monotonic()
+        context = self.app.app_context() if self.app is not None else contextlib.nullcontext()
         try:
-            text = render()
-        except BaseException:
+            with context:
+                next_poll = time.monotonic() + self.poll
+                while True:
+                    now = time.monotonic()
+                    timeout = max(0.0, min(next_poll, self._next_keepalive(now)) - now)
+                    for key, events in self._sel.select(timeout):
+                        if key.data is None:
+                            with contextlib.suppress(BlockingIOError, OSError):
+                                while os.read(wake_r, 4096):
+                                    pass
+                            continue
+                        self._ready(key.data, events)
+                    self._take_inbox()
+                    now = time.monotonic()
+                    if now >= next_poll:
+                        self._all_dirty = True
+                        next_poll = now + self.poll
+                    self._refresh()
+                    self._keep_alive(now)
+                    if self._channels:
+                        idle_from = now
+                    elif now - idle_from > IDLE_EXIT:
+                        with self._lock:
+                            if not self._inbox:
+                                self._thread = None
+                                self._wake_w = -1
+                                break
+        except Exception:
+            log.exception("the live pages' hub stopped")
             with self._lock:
-                if self._views.get(key) is found:
+                self._thread = None
+                self._wake_w = -1
+            for channel in list(self._channels):
+                self._drop(channel)
+        finally:
+            for _table, unwatch in self._watching.values():
+                unwatch()
+            self._watching.clear()
+            self._views.clear()
+            self._contexts.clear()
+            self._sel.close()
+            os.close(wake_r)
+            os.close(wake_w)
+
+    def _take_inbox(self) -> None:
+        with self._lock:
+            inbox, self._inbox = self._inbox, []
+        for what, item in inbox:
+            if what == "open":
+                self._open(item)
+            elif what == "close":
+                self._drop(item)
+            elif what == "poke":
+                if item is None:
+                    self._all_dirty = True
+                else:
+                    self._dirty.add(id(item))
+
+    def _open(self, channel: Channel) -> None:
+        spec = channel.spec
+        view = self._views.get(spec.key)
+        if view is not None and view.table is not spec.table:
+            for old in list(view.channels):  # the table came back from the store: a new object
+                self._drop(old)
+            view = None
+        if view is None:
+            view = self._views[spec.key] = LiveView(spec, self._context(spec.key, spec.environ))
+            self._watch(spec.table)
+        view.draw, view.fingerprint = spec.draw, spec.fingerprint  # the newest page's (the same view)
+        channel.view = view
+        view.channels.add(channel)
+        self._channels.add(channel)
+        if channel.sock is not None:
+            try:
+                if channel.kind != "queue":  # a queue channel's socket is its thread's: only watched
+                    channel.sock.setblocking(False)
+                    # a page that stops reading shows as a backlog soon, not after megabytes in the kernel
+                    channel.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                self._sel.register(channel.sock, selectors.EVENT_READ, channel)
+            except (OSError, ValueError, KeyError):
+                if channel.kind == "queue":
+                    channel.sock = None  # not watched: its thread sees the hang-up when it writes
+                else:
+                    self._drop(channel)
+                    return
+        if channel.first:
+            self._send(channel, channel.first)
+        self._send_text(channel, "marks", json.dumps({"csrf": SHARED_CSRF, "state": STATE_MARK, "step": STEP_MARK}))
+        self._dirty.add(id(spec.table))
+
+    def _context(self, key: ViewKey, environ: Mapping[str, Any]) -> Any:
+        """A request context for a view's drawings: the page's request,
+        without its cookies and body (a drawing reads no session); one for
+        every view whose pages asked alike (the same addresses), so the
+        hub's drawings at a change are made in one."""
+        if self.app is None:
+            return contextlib.nullcontext()
+        alike = (key.addresses, environ.get("HTTP_HOST"), environ.get("SCRIPT_NAME"), environ.get("wsgi.url_scheme"))
+        found = self._contexts.get(alike)
+        if found is not None:
+            return found
+        kept: dict[str, Any] = {k: v for k, v in environ.items()
+                                if isinstance(v, str | int | float | bool | tuple) and k != "HTTP_COOKIE"}
+        kept["wsgi.input"] = _EMPTY
+        kept["wsgi.errors"] = environ.get("wsgi.errors")
+        kept["wsgi.url_scheme"] = environ.get("wsgi.url_scheme", "http")
+        made = self._contexts[alike] = self.app.request_context(kept)
+        if len(self._contexts) > IDLE_VIEWS_KEPT:
+            self._contexts.pop(next(iter(self._contexts)))
+        return made
+
+    def _watch(self, table: Any) -> None:
+        if id(table) in self._watching:
+            return
+        unwatch = table.watch(self.poke)
+        self._watching[id(table)] = (table, unwatch)
+
+    # reading -----------------------------------------------------------------------
+    def _ready(self, channel: Channel, events: int) -> None:
+        if events & selectors.EVENT_WRITE:
+            self._flush(channel)
+        if events & selectors.EVENT_READ and not channel.gone:
+            if channel.kind == "queue":
+                if channel.sock is None or peer_closed(channel.sock):
+                    self._drop(channel)
+                else:  # it sent something (a live page never does): stop watching it
+                    self._unregister(channel)
+                return
+            try:
+                data = channel.sock.recv(65536) if channel.sock is not None else b""
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._drop(channel)
+            elif channel.kind == "ws":
+                self._ws_data(channel, data)
+            else:  # an event stream's client sends nothing
+                self._drop(channel)
+
+    def _ws_data(self, channel: Channel, data: bytes) -> None:
+        from wsproto.events import BytesMessage, CloseConnection, Ping, Pong, TextMessage
+        from wsproto.frame_protocol import CloseReason
+        from wsproto.utilities import RemoteProtocolError
+
+        ws = channel.ws
+        channel.unanswered = 0
+        try:
+            ws.receive_data(data)
+            for event in ws.events():
+                if isinstance(event, Ping):
+                    self._send(channel, ws.send(event.response()))
+                elif isinstance(event, Pong):
+                    pass
+                elif isinstance(event, CloseConnection):
+                    with contextlib.suppress(Exception):
+                        self._send(channel, ws.send(event.response()))
+                    self._drop(channel, flush=True)
+                    return
+                elif isinstance(event, TextMessage):
+                    channel.incoming.append(event.data)
+                    channel.incoming_size += len(event.data)
+                    if channel.incoming_size > MESSAGE_MAX:
+                        self._ws_close(channel, CloseReason.MESSAGE_TOO_BIG, "that message is too long")
+                        return
+                    if event.message_finished:
+                        text = "".join(channel.incoming)
+                        channel.incoming, channel.incoming_size = [], 0
+                        self._message(channel, text)
+                elif isinstance(event, BytesMessage):
+                    self._ws_close(channel, CloseReason.UNSUPPORTED_DATA, "a page sends text")
+                    return
+        except RemoteProtocolError as err:  # a broken frame: close as the protocol says, and drop it
+            if err.event_hint is not None:
+                with contextlib.suppress(Exception):
+                    self._send(channel, ws.send(err.event_hint))
+            self._drop(channel, flush=True)
+
+    def _ws_close(self, channel: Channel, code: Any, reason: str) -> None:
+        from wsproto.events import CloseConnection
+
+        with contextlib.suppress(Exception):
+            self._send(channel, channel.ws.send(CloseConnection(code=code, reason=reason)))
+        self._drop(channel, flush=True)
+
+    def _message(self, channel: Channel, text: str) -> None:
+        """A page's message: an action (``{"t": "act", "n": 1, "url": …,
+        "form": [[name, value], …]}``), answered on its connection."""
+        try:
+            message = json.loads(text)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or message.get("t") != "act":
+            self._answer(channel, None, {"ok": False, "code": "bad-message",
+                                         "message": "The page sent something the companion does not understand."})
+            return
+        number = message.get("n")
+        number = number if isinstance(number, int) and not isinstance(number, bool) else None
+        url, pairs = message.get("url"), message.get("form")
+        if (channel.spec.act is None or not isinstance(url, str) or not isinstance(pairs, list)
+                or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                           for p in pairs)):
+            self._answer(channel, number, {"ok": False, "code": "bad-form",
+                                           "message": "That form cannot be sent this way: reload the page."})
+            return
+        from werkzeug.datastructures import MultiDict
+
+        view = channel.view
+        try:
+            with view.context if view is not None else contextlib.nullcontext():
+                body = dict(channel.spec.act(url, MultiDict([(k, v) for k, v in pairs])))
+        except Exception:
+            log.exception("an action on a live page failed")
+            body = {"ok": False, "code": "error", "message": "The companion could not do that (an error): try again."}
+        self._answer(channel, number, body)
+
+    def _answer(self, channel: Channel, number: int | None, body: Mapping[str, Any]) -> None:
+        self._send_text(channel, "result", json.dumps({"t": "result", "n": number, **body}, ensure_ascii=False))
+
+    # drawing and sending -----------------------------------------------------------
+    def _refresh(self) -> None:
+        if not self._dirty and not self._all_dirty:
+            return
+        dirty, everything = self._dirty, self._all_dirty
+        self._dirty, self._all_dirty = set(), False
+        now = time.monotonic()
+        due: dict[int, tuple[Any, list[LiveView]]] = {}
+        for key, view in list(self._views.items()):
+            if not view.channels:
+                if now - view.idle_since > self.keepalive and len(self._views) > IDLE_VIEWS_KEPT:
                     del self._views[key]
-            found.done.set()
-            raise
-        kept = mark() == before
-        with self._lock:
+                continue
+            if everything or id(view.table) in dirty:
+                due.setdefault(id(view.context), (view.context, []))[1].append(view)
+        for context, views in due.values():
+            with context:  # one request context for the views asked for alike
+                for view in views:
+                    try:
+                        self._refresh_view(view)
+                    except Exception:
+                        log.exception("a live view could not be drawn: its pages reconnect")
+                        for channel in list(view.channels):
+                            self._drop(channel)
+        self._unwatch_idle()
+
+    def _refresh_view(self, view: LiveView) -> None:
+        """Draw ``view`` again if what it shows changed, and send each of its
+        pages what changed for it (in the view's request context)."""
+        for channel in list(view.channels):
+            goto = channel.spec.goto
+            target = goto() if goto is not None else None
+            if target:
+                self._send_text(channel, "goto", target)
+                self._drop(channel, flush=True)
+        if not view.channels:
+            return
+        fingerprint = view.fingerprint
+        mark = (view.table.state_no, fingerprint() if fingerprint else None)
+        if mark != view.mark or view.drawing is None:
+            drawing = view.draw(view.drawing)
             self.counts.renders += 1
-            self.counts.by_key[key] = self.counts.by_key.get(key, 0) + 1
-            if kept:
-                found.text = text
-            elif self._views.get(key) is found:
-                del self._views[key]
-        found.done.set()
-        return text
+            self.counts.by_key[view.key] = self.counts.by_key.get(view.key, 0) + 1
+            after = (view.table.state_no, fingerprint() if fingerprint else None)
+            view.mark = mark if after == mark else None  # drawn while it moved: looked at again
+            if after != mark:
+                self._dirty.add(id(view.table))
+            view.drawing = drawing
+        drawing = view.drawing
+        for channel in list(view.channels):
+            if channel.shown is drawing or channel.gone:
+                continue
+            if channel.shown is not None:
+                self.counts.shared += 1
+            self._send_drawing(channel, drawing)
 
-    def _render_alone(self, key: ViewKey, render: Callable[[], str]) -> str:
-        text = render()
+    def _send_drawing(self, channel: Channel, drawing: LiveDrawing) -> None:
+        before = channel.shown
+        channel.shown = drawing
+        text = drawing.message_text(before)
+        if channel.kind == "ws":
+            self._send(channel, ws_frame(text))
+            return
+        from web.common import sse_event
+
+        message = drawing.message(before)
+        if "html" in message:
+            event = sse_event("view", drawing.html, drawing.state_no)
+        else:
+            event = sse_event("parts", text, drawing.state_no)
+        self._send_event(channel, event)
+
+    def _send_text(self, channel: Channel, kind: str, data: str) -> None:
+        """A message of its own: ``marks``, ``goto`` or ``result``."""
+        if channel.kind == "ws":
+            if kind == "result":
+                self._send(channel, ws_frame(data))
+            elif kind == "marks":
+                self._send(channel, ws_frame('{"t":"marks",' + data[1:]))
+            else:
+                self._send(channel, ws_frame(json.dumps({"t": kind, "to": data})))
+            return
+        if kind == "result":
+            return  # an event stream's page acts by posting its forms
+        from web.common import sse_event
+
+        self._send_event(channel, sse_event(kind, data))
+
+    def _send_event(self, channel: Channel, event: str) -> None:
+        if channel.kind == "queue":
+            channel.queue.put(event)
+            channel.last_sent = time.monotonic()
+        else:
+            self._send(channel, event.encode("utf-8"))
+
+    def _send(self, channel: Channel, data: bytes) -> None:
+        if channel.gone or channel.sock is None or not data:
+            return
+        channel.last_sent = time.monotonic()
+        if channel.out:
+            channel.out += data
+        else:
+            try:
+                sent = channel.sock.send(data)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                self._drop(channel)
+                return
+            if sent < len(data):
+                channel.out += data[sent:]
+        if channel.out:
+            if len(channel.out) > BACKLOG_MAX:
+                self._drop(channel)  # it stopped reading: its page reconnects and gets the view whole
+                return
+            self._want_write(channel, True)
+
+    def _flush(self, channel: Channel) -> None:
+        if channel.sock is None or channel.gone:
+            return
+        try:
+            sent = channel.sock.send(channel.out)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._drop(channel)
+            return
+        del channel.out[:sent]
+        if not channel.out:
+            self._want_write(channel, False)
+            if channel.closing:
+                self._drop(channel)
+
+    def _want_write(self, channel: Channel, on: bool) -> None:
+        if channel.writing == on or channel.sock is None:
+            return
+        channel.writing = on
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if on else 0)
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self._sel.modify(channel.sock, events, channel)
+
+    def _keep_alive(self, now: float) -> None:
+        for channel in list(self._channels):
+            if channel.gone or now - channel.last_sent < self.keepalive:
+                continue
+            if channel.kind == "ws":
+                if channel.unanswered >= SILENT_MAX:
+                    self._drop(channel)  # no pong, nothing: the phone went away without a word
+                    continue
+                channel.unanswered += 1
+                self._send(channel, b"\x89\x00")  # a ping: the browser answers it by itself
+            else:
+                self._send_event(channel, ": keep-alive\n\n")
+
+    def _next_keepalive(self, now: float) -> float:
+        if not self._channels:
+            return now + self.poll
+        return min(c.last_sent for c in self._channels) + self.keepalive
+
+    # ending ------------------------------------------------------------------------
+    def _drop(self, channel: Channel, flush: bool = False) -> None:
+        if channel.gone:
+            return
+        if flush and channel.out and channel.sock is not None:
+            channel.closing = True  # sent what is left first (a goto, a close)
+            return
+        channel.gone = True
+        self._channels.discard(channel)
+        view = channel.view
+        if view is not None:
+            view.channels.discard(channel)
+            if not view.channels:
+                view.idle_since = time.monotonic()
+        if channel.kind == "queue":
+            channel.queue.put(None)
+            self._unregister(channel)
+            with self._lock:
+                self._queued -= 1
+            return
+        self._unregister(channel)
+        if channel.sock is not None:
+            with contextlib.suppress(OSError):
+                channel.sock.close()
         with self._lock:
-            self.counts.renders += 1
-            self.counts.by_key[key] = self.counts.by_key.get(key, 0) + 1
-        return text
+            self._held -= 1
+
+    def _unregister(self, channel: Channel) -> None:
+        if channel.sock is not None:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._sel.unregister(channel.sock)
+
+    def _unwatch_idle(self) -> None:
+        shown = {id(v.table) for v in self._views.values()}
+        for tid in [t for t in self._watching if t not in shown]:
+            _table, unwatch = self._watching.pop(tid)
+            unwatch()
 
 
-def with_csrf(text: str, token: str) -> str:
-    """A shared render with this viewer's CSRF token in its forms."""
-    return text.replace(SHARED_CSRF, str(escape(token))) if SHARED_CSRF in text else text
+class _Empty:
+    def read(self, *_args: Any) -> bytes:
+        return b""
+
+    def readline(self, *_args: Any) -> bytes:
+        return b""
+
+
+_EMPTY = _Empty()
+
+
+# WebSocket -------------------------------------------------------------------------
+def ws_frame(text: str) -> bytes:
+    """One unmasked text frame (a server's), the message whole."""
+    data = text.encode("utf-8")
+    n = len(data)
+    if n < 126:
+        head = struct.pack("!BB", 0x81, n)
+    elif n < 65536:
+        head = struct.pack("!BBH", 0x81, 126, n)
+    else:
+        head = struct.pack("!BBQ", 0x81, 127, n)
+    return head + data
+
+
+def ws_accept(environ: Mapping[str, Any]) -> bytes | str:
+    """The answer that opens a WebSocket asked for by this request (the
+    ``101 Switching Protocols``), or why it cannot be opened."""
+    if str(environ.get("REQUEST_METHOD", "")) != "GET":
+        return "a WebSocket is opened with GET"
+    if str(environ.get("HTTP_UPGRADE", "")).lower() != "websocket":
+        return "not a WebSocket request"
+    if "upgrade" not in [p.strip().lower() for p in str(environ.get("HTTP_CONNECTION", "")).split(",")]:
+        return "not a WebSocket request (Connection: Upgrade)"
+    if str(environ.get("HTTP_SEC_WEBSOCKET_VERSION", "")).strip() != "13":
+        return "only WebSocket version 13 is spoken here"
+    key = str(environ.get("HTTP_SEC_WEBSOCKET_KEY", "")).strip()
+    try:
+        if len(base64.b64decode(key, validate=True)) != 16:
+            raise ValueError(key)
+    except ValueError:
+        return "the WebSocket key is not right"
+    accept = base64.b64encode(hashlib.sha1(key.encode("ascii") + WS_GUID).digest()).decode("ascii")
+    return ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode("ascii")
+
+
+def wants_websocket(environ: Mapping[str, Any]) -> bool:
+    return str(environ.get("HTTP_UPGRADE", "")).lower() == "websocket"
+
+
+def same_origin(environ: Mapping[str, Any]) -> bool:
+    """A WebSocket's page is one of ours (its ``Origin`` names the host the
+    request came to): another site's page may not open a player's
+    connection with the player's cookies.  A client that sends no
+    ``Origin`` is not a browser page."""
+    origin = str(environ.get("HTTP_ORIGIN", ""))
+    if not origin:
+        return True
+    host = str(environ.get("HTTP_HOST", ""))
+    scheme = str(environ.get("wsgi.url_scheme", "http"))
+    return origin.lower() in (f"{scheme}://{host}".lower(), f"http://{host}".lower(), f"https://{host}".lower())
+
+
+def sse_head(gzip: bool = False) -> bytes:
+    """The answer that opens a held event stream (its end is the connection's)."""
+    head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
+            "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n")
+    return head.encode("ascii")
 
 
 class Gzip:
@@ -162,7 +769,7 @@ def accepts_gzip(environ: Mapping[str, Any]) -> bool:
     return False
 
 
-# disconnected clients -------------------------------------------------------------
+# a connection's socket ------------------------------------------------------------
 def client_socket(environ: Mapping[str, Any]) -> socket.socket | None:
     """The connection's socket, where the server says (Werkzeug, gunicorn)."""
     for name in ("werkzeug.socket", "gunicorn.socket"):
@@ -187,176 +794,4 @@ def peer_closed(sock: socket.socket) -> bool:
     return data == b""
 
 
-class Watch:
-    """One stream's connection: ``gone`` once the client has left."""
-
-    def __init__(self, on_gone: Callable[[], None], check: Callable[[], bool] | None,
-                 sock: socket.socket | None = None) -> None:
-        self._on_gone = on_gone
-        self._check = check
-        self._gone = threading.Event()
-        self.sock = sock
-        self.fd = -1
-        self.ended = False
-
-    @property
-    def gone(self) -> bool:
-        if not self._gone.is_set() and self._check is not None and self._check():
-            self._gone.set()
-        return self._gone.is_set()
-
-    def set_gone(self) -> None:
-        self._gone.set()
-
-    def wake(self) -> None:
-        with contextlib.suppress(Exception):
-            self._on_gone()
-
-
-class Disconnects:
-    """Tells streams at once that their client has gone: one daemon thread
-    waits (``epoll``) on every open stream's socket for a hang-up, marks the
-    stream gone and wakes that stream alone (``on_gone``: its own
-    :class:`Wakers` event, so a storm of closes wakes no other stream).
-    Where there is no socket (another server) or no ``epoll``, a stream
-    still checks its client on every turn of its loop (``Watch.gone``)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._watched: dict[int, Watch] = {}
-        self._poll: Any = None
-        self._thread: threading.Thread | None = None
-        self._stopping = False
-
-    def watch(self, environ: Mapping[str, Any], on_gone: Callable[[], None]) -> Watch:
-        sock = client_socket(environ)
-        if sock is not None:
-            watch = Watch(on_gone, lambda: peer_closed(sock), sock)
-            self._add(watch)
-            return watch
-        asked = environ.get("waitress.client_disconnected")
-        return Watch(on_gone, asked if callable(asked) else None)
-
-    def unwatch(self, watch: Watch) -> None:
-        """The stream has ended."""
-        with self._lock:
-            watch.ended = True
-            self._forget(watch)
-
-    def _forget(self, watch: Watch) -> None:
-        if watch.fd >= 0 and self._watched.get(watch.fd) is watch:
-            del self._watched[watch.fd]
-            if self._poll is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    self._poll.unregister(watch.fd)
-
-    @property
-    def watched(self) -> int:
-        with self._lock:
-            return len(self._watched)
-
-    def _add(self, watch: Watch) -> None:
-        if not hasattr(select, "epoll") or watch.sock is None:
-            return
-        with self._lock:
-            if self._poll is None:
-                self._poll = select.epoll()
-                self._thread = threading.Thread(target=self._run, name="companion-disconnects", daemon=True)
-                self._thread.start()
-            try:
-                watch.fd = watch.sock.fileno()
-                old = self._watched.pop(watch.fd, None)
-                if old is not None:  # a descriptor number used again: the old stream has ended
-                    with contextlib.suppress(OSError, ValueError):
-                        self._poll.unregister(watch.fd)
-                self._watched[watch.fd] = watch
-                self._poll.register(watch.fd, select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLHUP | select.EPOLLERR)
-            except (OSError, ValueError):
-                self._watched.pop(watch.fd, None)
-                watch.fd = -1
-
-    def _run(self) -> None:
-        while not self._stopping:
-            try:
-                events = self._poll.poll(1.0)
-            except InterruptedError:
-                continue
-            except (OSError, ValueError):
-                return
-            for fd, flags in events:
-                with self._lock:
-                    found = self._watched.get(fd)
-                    if found is None or found.sock is None:
-                        continue
-                    closed = bool(flags & (select.EPOLLHUP | select.EPOLLERR | select.EPOLLRDHUP)) \
-                        or peer_closed(found.sock)
-                    # gone, or it sent something (a live page never does): stop
-                    # watching it; a stream that is not gone checks on its own turn
-                    self._forget(found)
-                    if closed:
-                        found.set_gone()
-                if closed and not found.ended:
-                    found.wake()
-
-    def stop(self) -> None:
-        self._stopping = True
-
-
-class Wakers:
-    """Wakes a table's streams when it changes, each through an event of its
-    own: one thread per table with open streams waits for the table
-    (:meth:`Table.wait_for_change`: a new state, a nudge, or every ``poll``
-    seconds) and sets every stream's event.  A stream whose client has gone
-    is woken alone (its own event), not with every stream of its table."""
-
-    def __init__(self, poll: float = 1.0) -> None:
-        self.poll = poll
-        self._lock = threading.Lock()
-        self._tables: dict[int, tuple[Any, set[threading.Event]]] = {}
-
-    def join(self, table: Any) -> threading.Event:
-        event = threading.Event()
-        with self._lock:
-            found = self._tables.get(id(table))
-            if found is None or found[0] is not table:
-                found = (table, set())
-                self._tables[id(table)] = found
-                threading.Thread(target=self._run, args=(table,), name="companion-wakers", daemon=True).start()
-            found[1].add(event)
-        return event
-
-    def leave(self, table: Any, event: threading.Event) -> None:
-        with self._lock:
-            found = self._tables.get(id(table))
-            if found is not None and found[0] is table:
-                found[1].discard(event)
-
-    @property
-    def tables(self) -> int:
-        with self._lock:
-            return len(self._tables)
-
-    def _run(self, table: Any) -> None:
-        seen = table.state_no
-        while True:
-            with self._lock:
-                found = self._tables.get(id(table))
-                if found is None or found[0] is not table:
-                    return
-                if not found[1]:  # no stream left: this thread ends
-                    del self._tables[id(table)]
-                    return
-            seen = table.wait_for_change(seen, timeout=self.poll)
-            with self._lock:
-                events = list(found[1])
-            for event in events:
-                event.set()
-
-
-@dataclass
-class LiveState:
-    """What the app keeps for its live streams."""
-
-    renders: LiveRenders = field(default_factory=LiveRenders)
-    disconnects: Disconnects = field(default_factory=Disconnects)
-    wakers: Wakers = field(default_factory=Wakers)
+_ = select  # epoll is what selectors picks on Linux

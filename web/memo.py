@@ -121,15 +121,47 @@ class MemoExtension(Extension):
         return found  # type: ignore[no-any-return]
 
 
+class _Once:
+    """A digest of an object worked out once per object (by identity): the
+    log entries and hints the core hands every page are the same objects
+    from one render to the next (``Table.log``, ``Table.actions`` keep them),
+    so a page names each by a lookup instead of writing it out again.  The
+    object is held with its digest, so its ``id`` is never another's."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._items: dict[int, tuple[object, str]] = {}
+
+    def __call__(self, kind: str, obj: object, digest_of: Callable[[object], str] | None = None) -> str:
+        found = self._items.get(id(obj))
+        if found is not None and found[0] is obj:
+            return found[1]
+        digest = digest_of(obj) if digest_of is not None else _digest(kind, obj)
+        if len(self._items) >= self.limit:
+            self._items.clear()
+        self._items[id(obj)] = (obj, digest)
+        return digest
+
+
+
+
+_once = _Once()
+
+
 def board_key(view: Mapping[str, Any], table: Any = None) -> str:
     """The key of a drawn board: the table, and a digest of the view without
-    its log and the viewer's name (``game_view.html`` reads neither).  Empty
-    (no memo) when the view cannot be written out."""
-    written = _written({k: v for k, v in view.items() if k not in ("log", "viewer")})
-    if written is None:
+    its log and the viewer's name (``game_view.html`` reads neither), worked
+    out once per view (the phones share one: web/views.py, ``public_board``).
+    Empty (no memo) when the view cannot be written out."""
+    digest = _once("board", view, _board_digest)
+    if not digest:
         return ""
-    table_id = str(getattr(table, "id", ""))
-    return "board:" + table_id + ":" + hashlib.blake2b(written, digest_size=20).hexdigest()
+    return "board:" + str(getattr(table, "id", "")) + ":" + digest
+
+
+def _board_digest(view: Any) -> str:
+    written = _written({k: v for k, v in view.items() if k not in ("log", "viewer")})
+    return "" if written is None else hashlib.blake2b(written, digest_size=20).hexdigest()
 
 
 def _written(data: Any) -> bytes | None:
@@ -142,6 +174,12 @@ def _written(data: Any) -> bytes | None:
         return pickle.dumps(data, protocol=5)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return None
+
+
+def content_key(kind: str, data: Any) -> str:
+    """``kind`` and a digest of ``data``: the same for equal data, another
+    for other data; empty when it cannot be written out."""
+    return _digest(kind, data)
 
 
 def _digest(kind: str, data: Any) -> str:
@@ -167,14 +205,29 @@ def log_entry_key(entry: Mapping[str, Any], step_base: Any) -> str:
     never changes once logged, so from one state to the next only the new
     entries (and one undone) are drawn; a seat's private lines make its
     entry its own."""
-    return _digest("log", [entry, step_base])
+    content = _once("log", entry)
+    return f"{content}:{step_base}" if content else ""
+
+
+def log_part_key(entries: list[Any], limit: int, step_base: Any, *more: Any) -> str:
+    """The key of a drawn log (its newest ``limit`` entries): the entries'
+    own keys, so a page draws its log again only when an entry came, went
+    or was undone."""
+    keys = [_once("log", e) for e in entries[-limit:]] if limit > 0 else []
+    if not all(keys):
+        return ""
+    return _digest("logpart", [keys, step_base, list(more)])
 
 
 def action_key(hint: Mapping[str, Any], url: str, actor: str, veil: bool) -> str:
     """The key of one drawn action form, all but its state number and CSRF
     token (written outside the memo, so a form drawn at one state serves the
     next): the hint whole, where it posts, for whom, veiled or not."""
-    return _digest("act", [hint, url, actor, veil])
+    content = _once("hint", hint)
+    if not content:
+        return ""
+    named = f"{content}\x00{url}\x00{actor}\x00{veil}".encode("utf-8", "surrogatepass")
+    return "act:" + hashlib.blake2b(named, digest_size=20).hexdigest()
 
 
 def memo_url_for(url_for: Callable[..., str]) -> Callable[..., str]:

@@ -26,14 +26,20 @@ from web.common import (
     Result,
     answer,
     dash,
+    draw,
     fragment,
+    live_log,
+    live_page,
     perform,
+    plain_fragment,
     result_answer,
     rule_link,
     stream,
     wants_json,
 )
 from web.host import host_only
+from web.memo import board_key, log_part_key
+from web.parts import LiveDrawing, LivePage
 from web.views import project
 
 bp = Blueprint("sandbox", __name__)
@@ -138,7 +144,7 @@ def page(sandbox_id: str) -> str:
 @host_only
 def live(sandbox_id: str) -> Response:
     box = _box(sandbox_id)
-    return fragment(render_template("sandbox_live.html", **sandbox_context(box)), box.table.state_no)
+    return plain_fragment(render_template("sandbox_live.html", **sandbox_context(box)), box.table.state_no)
 
 
 @bp.post("/host/sandbox/<sandbox_id>/act")
@@ -217,18 +223,33 @@ def screen_context(box: Sandbox) -> dict[str, Any]:
     return {"box": box, "table": box.table, "mark": SANDBOX_MARK, "view": project(box.table, TABLE_SCREEN)}
 
 
+SCREEN = LivePage("sandbox_screen_live.html", lambda c: {
+    "head": None,
+    "board": board_key(c["view"], c["table"]),
+    "log": log_part_key(c["view"]["log"], 6, False),
+    "root": None,
+}, {"log": lambda c: live_log(c["view"]["log"], 6, False)})
+
+
+def draw_screen(box: Sandbox, context: dict[str, Any] | None = None, before: LiveDrawing | None = None
+                ) -> LiveDrawing:
+    return draw(SCREEN, context or screen_context(box), box.version, before)
+
+
 @bp.get("/sandbox/<sandbox_id>")
 def screen(sandbox_id: str) -> str:
-    return render_template("sandbox_screen.html", **screen_context(_box(sandbox_id)))
+    box = _box(sandbox_id)
+    context = screen_context(box)
+    return live_page("sandbox_screen.html", draw_screen(box, context), **context)
 
 
 @bp.get("/sandbox/<sandbox_id>/live")
 def screen_live(sandbox_id: str) -> Response:
-    box = _box(sandbox_id)
-    return fragment(render_template("sandbox_screen_live.html", **screen_context(box)), box.table.state_no)
+    return fragment(draw_screen(_box(sandbox_id)))
 
 
 @bp.get("/sandbox/<sandbox_id>/stream")
+@bp.get("/sandbox/<sandbox_id>/stream", endpoint="screen_stream_socket", websocket=True)  # the same page, as a WebSocket
 def screen_stream(sandbox_id: str) -> Response:
     box = _box(sandbox_id)
     d = dash()
@@ -238,6 +259,5 @@ def screen_stream(sandbox_id: str) -> Response:
             return url_for("screen.index")
         return None
 
-    return stream(box.table, lambda: render_template("sandbox_screen_live.html", **screen_context(box)),
-                  seen=request.args.get("seen", type=int), kind="sandbox-screen", viewer="screen",
+    return stream(box.table, lambda before: draw_screen(box, None, before), kind="sandbox-screen", viewer="screen",
                   fingerprint=lambda: (d.version, box.version), goto=goto)

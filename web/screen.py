@@ -3,7 +3,8 @@ rule passages behind citations."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Mapping
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -25,20 +26,25 @@ from companion.rules import SEED_FILES
 from companion.table import Table
 from web.common import (
     answer,
-    csrf_token,
+    banner_key,
     dash,
+    draw,
     fragment,
     join_url,
+    live_log,
+    live_page,
     sse_event,
     store_mark,
     stream,
     typed_url,
 )
 from web.lookback import render_look, step_base, tv_look
+from web.memo import board_key, log_part_key
+from web.parts import LiveDrawing, LivePage
 from web.qr import qr_svg
 from web.rulebook import rulebook
 from web.seeds import passage
-from web.views import project
+from web.views import project, public_board
 
 bp = Blueprint("screen", __name__)
 
@@ -100,30 +106,45 @@ def device_notes(table: Table) -> list[str]:
         return []
 
 
-def screen_context(table: Table) -> dict[str, object]:
+def screen_static(table: Table) -> dict[str, Any]:
+    """What the table screen shows that no state changes: worked out once
+    for a live page, not at every state."""
+    return {
+        "table": table,
+        "back_to_live_url": url_for("screen.back_to_live", table_id=table.id),
+        "step_base": step_base("screen.look", table_id=table.id),
+        # opened on the TV: drawn for the TV (tv=1: its text sizes)
+        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, tv=1,
+                             back=url_for("screen.table_screen", table_id=table.id)),
+    }
+
+
+def screen_context(table: Table, static: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The table screen at the table's state (``static``: :func:`screen_static`)."""
     d = dash()
     link = join_url(url_for("seat.join_code", code=d.join_code, t=table.id))
     view = project(table, TABLE_SCREEN)
+    board = public_board(table, view["state_no"])
+    finished = d.finished(table)
+    taken = d.taken_seats(table)
     return {
-        "table": table,
+        **(static if static is not None else screen_static(table)),
         "view": view,
+        # the board every page draws alike, once per state (web/views.py)
+        "board": board if board["state_no"] == view["state_no"] else view,
         "named": view["awaiting"],
-        "joined": d.taken_seats(table),
+        "joined": taken,
         # the join QR is big (scannable from 2 m) while a seat still has no phone
-        "join_wanted": len(d.taken_seats(table)) < len(table.seat_names),
-        "finished": d.finished(table),
-        "ended_by_host": d.ended_by_host(table),
-        "provisional_end": d.provisional_end(table),
+        "join_wanted": len(taken) < len(table.seat_names),
+        "finished": finished,
+        "ended_by_host": finished and d.ended_by_host(table),
+        "provisional_end": finished and d.provisional_end(table),
         "join_code": d.join_code,
         "join_link": link,
         "join_typed": typed_url(url_for("seat.join")),
         "join_qr": qr_svg(link),
         "device_notes": device_notes(table),
         "tv_look": tv_look(table),
-        "step_base": step_base("screen.look", table_id=table.id),
-        # opened on the TV: drawn for the TV (tv=1: its text sizes)
-        "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id, tv=1,
-                             back=url_for("screen.table_screen", table_id=table.id)),
     }
 
 
@@ -144,24 +165,56 @@ def back_to_live(table_id: str) -> BaseResponse:
                   url_for("screen.table_screen", table_id=table.id))
 
 
-def render_screen_live(table: Table) -> str:
-    return render_template("screen_live.html", **screen_context(table))
+def _screen_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
+    """What each part of the table screen reads (screen_live.html)."""
+    view = c["view"]
+    if c["tv_look"]:
+        board: Hashable | None = None  # a look back: drawn each time
+    elif c["finished"]:
+        board = ("board-end", view["state_no"], view["notes"])
+    else:
+        board = ("board", board_key(c["board"], c["table"]), view["notes"])
+    game_view = view["game_view"] if isinstance(view["game_view"], Mapping) else {}
+    return {
+        "banner": banner_key(),
+        "title": (view["title"], view["seats"], c["named"], sorted(c["joined"])),
+        "status": (c["finished"], c["provisional_end"], c["ended_by_host"], view["status"]),
+        "join": (c["join_wanted"], c["join_link"], c["join_code"], c["join_typed"]),
+        "notes": tuple(c["device_notes"]),
+        "board": board,
+        "rules": (game_view.get("rules_in_force"), c["finished"]),
+        "log": log_part_key(view["log"], 14, True),
+        "root": "screen",
+    }
+
+
+SCREEN = LivePage("screen_live.html", _screen_keys,
+                  {"log": lambda c: live_log(c["view"]["log"], 14)})
+
+
+def draw_screen(table: Table, context: Mapping[str, Any] | None = None, before: LiveDrawing | None = None
+                ) -> LiveDrawing:
+    context = context if context is not None else screen_context(table)
+    view: Any = context["view"]
+    return draw(SCREEN, context, view["state_no"], before)
 
 
 @bp.get("/t/<table_id>")
 def table_screen(table_id: str) -> str:
     table = dash().room.get(table_id)
-    csrf_token()  # kept in the TV's session now: the live fragments' "Back to live" form posts with it
-    return render_template("screen.html", **screen_context(table))
+    # the TV's session keeps a CSRF token now: the live fragments' "Back to live" form posts with it
+    context = screen_context(table)
+    return live_page("screen.html", draw_screen(table, context), **context)
 
 
 @bp.get("/t/<table_id>/live")
 def table_live(table_id: str) -> Response:
     table = dash().room.get(table_id)
-    return fragment(render_screen_live(table), table.state_no)
+    return fragment(draw_screen(table))
 
 
 @bp.get("/t/<table_id>/stream")
+@bp.get("/t/<table_id>/stream", endpoint="table_stream_socket", websocket=True)  # the same page, as a WebSocket
 def table_stream(table_id: str) -> Response:
     table = dash().room.get(table_id)
     d = dash()
@@ -174,8 +227,9 @@ def table_stream(table_id: str) -> Response:
             return url_for("screen.table_screen", table_id=current)
         return None
 
-    return stream(table, lambda: render_screen_live(table), seen=request.args.get("seen", type=int),
-                  kind="screen", viewer="screen",
+    static = screen_static(table)
+    return stream(table, lambda before: draw_screen(table, screen_context(table, static), before), kind="screen",
+                  viewer="screen",
                   fingerprint=lambda: (d.version, store_mark(), join_url(""), tuple(device_notes(table))),
                   goto=goto)
 

@@ -6,18 +6,25 @@ cookie on another device."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Hashable, Mapping
+from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.commands import Actor
-from companion.games.base import TABLE_SCREEN, seat_viewer
+from companion.games.base import seat_viewer
 from companion.table import Table
 from web.common import (
     answer,
+    banner_key,
     dash,
+    draw,
     fragment,
     join_url,
+    live_act,
+    live_log,
+    live_page,
     message_page,
     perform,
     result_answer,
@@ -26,7 +33,9 @@ from web.common import (
 )
 from web.dashboard import SeatTaken
 from web.lookback import render_look, step_base
-from web.views import private_part, project
+from web.memo import board_key, log_part_key
+from web.parts import LiveDrawing, LivePage
+from web.views import private_part, project, public_board
 
 bp = Blueprint("seat", __name__)
 
@@ -148,37 +157,15 @@ def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
     return table, held[1]
 
 
-def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
-    d = dash()
-    finished = d.finished(table)
-    view = project(table, seat_viewer(seat))
-    actions = [] if finished else table.actions(Actor.of_seat(seat))
-    public = table.public_game_view(view["state_no"]) or project(table, TABLE_SCREEN, 0)["game_view"]
-    private = private_part(view["game_view"], public)
-    your_turn = not finished and seat in view["awaiting"]
-    seat_name = table.seat_names[seat]
+def seat_static(table: Table, seat: int, token: str) -> dict[str, Any]:
+    """What a seat's page shows that no state changes (its addresses, its
+    name): worked out once for a live page, not at every state."""
     return {
-        "your_turn": your_turn,
-        # the tab's title says whose move it is too (a phone in a pocket shows it on its lock screen)
-        "page_title": f"{'▶ Your move · ' if your_turn else ''}{seat_name} · {view['title']}",
-        "peek_ms": PEEK_MS,
-        "private": private,
-        # "The table" on the phone: the public drawing; the seat's own secrets are only in its
-        # (veiled) private card, so peeking is needed to read them anywhere on the page
-        "table_view": {**view, "game_view": {k: public[k] if k in private else v
-                                             for k, v in view["game_view"].items()
-                                             if k not in private or k in public}},
         "table": table,
         "seat": seat,
-        "seat_name": seat_name,
+        "seat_name": table.seat_names[seat],
         "seat_colour": table.config.seats[seat].colour,
-        "view": view,
-        "actions": actions,
-        "finished": finished,
-        "ended_by_host": d.ended_by_host(table),
-        "provisional_end": d.provisional_end(table),
-        "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id, was=seat_name)
-                       if finished and d.current_id not in (None, table.id) else None),
+        "peek_ms": PEEK_MS,
         "act_url": url_for("seat.act", table_id=table.id, seat=seat),
         "step_base": step_base("seat.look", table_id=table.id, seat=seat),
         "rules_url": url_for("screen.rules", game_key=table.game.key, t=table.id,
@@ -187,19 +174,82 @@ def seat_context(table: Table, seat: int, token: str) -> dict[str, object]:
     }
 
 
+def seat_context(table: Table, seat: int, token: str, static: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A seat's page at the table's state (``static``: :func:`seat_static`)."""
+    d = dash()
+    fixed = static if static is not None else seat_static(table, seat, token)
+    finished = d.finished(table)
+    view = project(table, seat_viewer(seat))
+    actions = [] if finished else table.actions(Actor.of_seat(seat))
+    board = public_board(table, view["state_no"])
+    public = board["game_view"]
+    private = private_part(view["game_view"], public)
+    # "The table" on the phone: the public drawing; the seat's own secrets are only in its
+    # (veiled) private card, so peeking is needed to read them anywhere on the page
+    drawing = {k: public[k] if k in private else v for k, v in view["game_view"].items()
+               if k not in private or k in public}
+    if board["state_no"] != view["state_no"] or drawing != public:
+        board = {**view, "game_view": drawing}  # the table moved on meanwhile: this state's own
+    your_turn = not finished and seat in view["awaiting"]
+    seat_name = fixed["seat_name"]
+    return {
+        **fixed,
+        "your_turn": your_turn,
+        # the tab's title says whose move it is too (a phone in a pocket shows it on its lock screen)
+        "page_title": f"{'▶ Your move · ' if your_turn else ''}{seat_name} · {view['title']}",
+        "private": private,
+        "table_view": board,
+        "view": view,
+        "actions": actions,
+        "finished": finished,
+        "ended_by_host": finished and d.ended_by_host(table),
+        "provisional_end": finished and d.provisional_end(table),
+        "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id, was=seat_name)
+                       if finished and d.current_id not in (None, table.id) else None),
+    }
+
+
+def _seat_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
+    """What each part of a seat's page reads (seat_live.html)."""
+    view = c["view"]
+    return {
+        "banner": banner_key(),
+        "status": (c["finished"], c["provisional_end"], c["ended_by_host"], c["your_turn"], view["status"]),
+        "end": (c["next_table"], view["state_no"] if c["finished"] else -1),
+        # the private card reads the seat's secrets (and World of Waste's card names)
+        "secrets": (c["private"], view["game"],
+                    view["game_view"].get("card_types") if isinstance(view["game_view"], Mapping) else None),
+        "actions": (c["actions"], c["act_url"], c["your_turn"]),
+        "board": board_key(c["table_view"], c["table"]),
+        "log": log_part_key(view["log"], 10, True),
+        "root": (c["page_title"], c["your_turn"], c["finished"]),
+    }
+
+
+SEAT = LivePage("seat_live.html", _seat_keys,
+                {"log": lambda c: live_log(c["view"]["log"], 10)})
+
+
+def draw_seat(context: Mapping[str, Any], before: LiveDrawing | None = None) -> LiveDrawing:
+    view: Any = context["view"]
+    return draw(SEAT, context, view["state_no"], before)
+
+
 @bp.get("/s/<table_id>/<int:seat>")
 def seat_page(table_id: str, seat: int) -> str:
     table, token = _authorised(table_id, seat)
-    return render_template("seat.html", **seat_context(table, seat, token))
+    context = seat_context(table, seat, token)
+    return live_page("seat.html", draw_seat(context), **context)
 
 
 @bp.get("/s/<table_id>/<int:seat>/live")
 def seat_live(table_id: str, seat: int) -> Response:
     table, token = _authorised(table_id, seat)
-    return fragment(render_template("seat_live.html", **seat_context(table, seat, token)), table.state_no)
+    return fragment(draw_seat(seat_context(table, seat, token)))
 
 
 @bp.get("/s/<table_id>/<int:seat>/stream")
+@bp.get("/s/<table_id>/<int:seat>/stream", endpoint="seat_stream_socket", websocket=True)  # the same page, as a WebSocket
 def seat_stream(table_id: str, seat: int) -> Response:
     table, token = _authorised(table_id, seat)
     d = dash()
@@ -212,9 +262,17 @@ def seat_stream(table_id: str, seat: int) -> Response:
     # the view is this seat's as held with this token: never shared with
     # another seat, nor with whoever holds the seat after a free or re-claim
     viewer = ("seat", seat, hashlib.sha256(token.encode("utf-8")).hexdigest())
-    return stream(table, lambda: render_template("seat_live.html", **seat_context(table, seat, token)),
-                  seen=request.args.get("seen", type=int), kind="seat", viewer=viewer,
-                  fingerprint=lambda: (d.version, store_mark()), goto=goto)
+    def allowed() -> str | None:
+        if d.seat_token_ok(table, seat, token):
+            return None
+        return "This phone does not hold that seat. Join with the code on the table screen."
+
+    act = live_act(url_for("seat.act", table_id=table.id, seat=seat), allowed, lambda _form: Actor.of_seat(seat),
+                   table, "phone")
+    static = seat_static(table, seat, token)
+    return stream(table, lambda before: draw_seat(seat_context(table, seat, token, static), before), kind="seat",
+                  viewer=viewer,
+                  fingerprint=lambda: (d.version, store_mark()), goto=goto, act=act)
 
 
 @bp.get("/s/<table_id>/<int:seat>/step/<int:step>")

@@ -17,6 +17,7 @@ Why this server: ``docs/dashboard.md``, *The server, and why*.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import queue
 import resource
@@ -27,6 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
+
+from web import addresses
 
 log = logging.getLogger("companion.serve")
 
@@ -69,6 +72,53 @@ def busy_response(cap: int) -> bytes:
     return head.encode("ascii") + body
 
 
+#: where a request's environ offers its connection to be held after the
+#: answer (``environ[TAKE](then)``: ``then(sock)`` is called with the
+#: connection once the request is done; nothing the app answers is sent)
+TAKE = "companion.take"
+
+
+class _Sink(io.RawIOBase):
+    """Where a taken connection's answer goes: nowhere (the hub answers)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return len(data)
+
+
+class CompanionHandler(WSGIRequestHandler):
+    """Werkzeug's handler, telling the app which local address each
+    connection arrived on (web/addresses.py builds the join QR from it),
+    and offering the connection to be held by the live pages' hub once the
+    request is done (:data:`TAKE`).
+
+    Its writes are buffered: Werkzeug writes a chunk of a streamed response
+    as three writes (its length, the data, the line end) and flushes after
+    each chunk, so a chunk costs one ``send`` instead of three."""
+
+    wbufsize = io.DEFAULT_BUFFER_SIZE
+
+    def make_environ(self) -> Any:
+        environ = super().make_environ()
+        with contextlib.suppress(OSError, IndexError):
+            environ[addresses.LOCAL_ADDR] = self.connection.getsockname()[0]
+        server = self.server
+        if isinstance(server, CappedServer):
+            environ[TAKE] = self._take
+        return environ
+
+    def _take(self, then: Callable[[socket.socket], None]) -> None:
+        """Hand this connection to ``then`` once the request is done: what
+        the app answers is not sent, and the connection is not closed."""
+        self.wfile = _Sink()  # type: ignore[assignment]
+        self.close_connection = True
+        server = self.server
+        assert isinstance(server, CappedServer)
+        server.hand_over(self.connection, then)
+
+
 class CappedServer(ThreadedWSGIServer):
     """Werkzeug's threaded server with at most ``max_connections`` open
     connections; see the module's text."""
@@ -89,16 +139,48 @@ class CappedServer(ThreadedWSGIServer):
         self.paced = 0
         self._busy: queue.Queue[socket.socket] = queue.Queue(BUSY_QUEUE)
         self._busy_thread: threading.Thread | None = None
+        #: connections to hand over once their request is done (TAKE)
+        self._handed: dict[socket.socket, Callable[[socket.socket], None]] = {}
+        #: connections held without a thread (the live pages' hub), counted under the cap
+        self.held_connections: Callable[[], int] = lambda: 0
+
+    def serve_app(self, app: Any) -> None:
+        """Serve ``app``, counting the connections its live pages' hub holds
+        under the cap (``companion serve`` and the tests)."""
+        self.app = app
+        hub = getattr(app, "extensions", {}).get("companion.live")
+        if hub is not None:
+            self.held_connections = lambda: int(hub.held)  # held by the hub: no thread, but open
+            self.streams_watched = lambda: int(hub.queued)  # streams in a thread of their own
 
     @property
     def open_connections(self) -> int:
+        """Connections open: served by a thread, or held by the hub."""
         with self._count_lock:
-            return self._open
+            return self._open + self.held_connections()
+
+    def hand_over(self, sock: socket.socket, then: Callable[[socket.socket], None]) -> None:
+        """``sock``'s request asked for it to be held: once the request is
+        done, ``then(sock)`` instead of closing it."""
+        with self._count_lock:
+            self._handed[sock] = then
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._count_lock:
+            then = self._handed.pop(request, None)
+        if then is None:
+            super().shutdown_request(request)
+            return
+        try:
+            then(request)
+        except Exception:
+            log.exception("a connection could not be handed to the live pages")
+            super().shutdown_request(request)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         self._pace()
         with self._count_lock:
-            full = self._open >= self.max_connections
+            full = self._open + self.held_connections() >= self.max_connections
             if not full:
                 self._open += 1
         if full:

@@ -9,9 +9,11 @@ each entry's lines once, when it is appended.  The export has the whole log.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from companion.games.base import Viewer
+from companion.games.base import TABLE_SCREEN, Viewer
 from companion.table import Table
 
 #: log entries a live page shows at most (the table screen 14, the host 12,
@@ -38,3 +40,27 @@ def public_drawing(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, An
     its (veiled) private card."""
     private = private_part(mine, public)
     return {k: public[k] if k in private else v for k, v in mine.items() if k not in private or k in public}
+
+
+#: public boards kept (one per table and state): a few states of a few tables
+BOARDS_KEPT = 16
+_boards: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def public_board(table: Table, state_no: int) -> dict[str, Any]:
+    """The table screen's view without its log, at ``state_no`` (or the
+    newest state, if the table has moved on): what every page's drawing of
+    "the table" reads, worked out once per state for all of them, so its
+    board is named (``web.memo.board_key``) and drawn once.  Shared: read
+    it, never change it."""
+    with _boards_lock:
+        found = _boards.get((table.id, state_no))
+    if found is not None:
+        return found
+    board = project(table, TABLE_SCREEN, 0)
+    with _boards_lock:
+        _boards[(table.id, int(board["state_no"]))] = board
+        while len(_boards) > BOARDS_KEPT:
+            _boards.popitem(last=False)
+    return board

@@ -46,11 +46,23 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 class LiveServer:
-    def __init__(self, app: Flask) -> None:
-        from werkzeug.serving import make_server
+    """The app on loopback, served as ``companion serve`` serves it (its live
+    pages on WebSockets the hub holds); ``plain``: Werkzeug's own server,
+    which hands no connection over (the pages use their event streams)."""
+
+    def __init__(self, app: Flask, plain: bool = False) -> None:
+        from werkzeug.serving import BaseWSGIServer, make_server
+
+        from web.server import CappedServer, CompanionHandler
 
         self.app = app
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.server: BaseWSGIServer
+        if plain:
+            self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        else:
+            capped = CappedServer("127.0.0.1", 0, app, handler=CompanionHandler)
+            capped.serve_app(app)
+            self.server = capped
         self.url = f"http://127.0.0.1:{self.server.port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -76,6 +88,17 @@ def live(tmp_path: Path) -> Iterator[tuple[LiveServer, Flask]]:
     room = Room(Store(tmp_path / "browser.sqlite3"))
     app = make_app(room)
     server = LiveServer(app)
+    yield server, app
+    server.stop()
+    room.store.close()
+
+
+@pytest.fixture(params=["websocket", "event stream"])
+def either(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[LiveServer, Flask]]:
+    """The same evening on both kinds of live connection."""
+    room = Room(Store(tmp_path / "browser.sqlite3"))
+    app = make_app(room)
+    server = LiveServer(app, plain=request.param == "event stream")
     yield server, app
     server.stop()
     room.store.close()
@@ -108,8 +131,8 @@ def table_screen(browser: Any, base: str) -> Any:
     return page
 
 
-def test_toy_game_host_table_screen_and_two_phones(browser: Any, live: tuple[LiveServer, Flask]) -> None:
-    server, app = live
+def test_toy_game_host_table_screen_and_two_phones(browser: Any, either: tuple[LiveServer, Flask]) -> None:
+    server, app = either
     base = server.url
     # the host logs in and opens a table
     host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -130,6 +153,9 @@ def test_toy_game_host_table_screen_and_two_phones(browser: Any, live: tuple[Liv
     bob = join(browser, base, "Bob")
     assert ann.locator(".phone-status.your-turn").count() == 1
     assert bob.locator(".phone-status.your-turn").count() == 0
+    # the pages' live connection: a WebSocket under companion serve's server, else an event stream
+    sockets = isinstance(server.server, __import__("web.server", fromlist=["CappedServer"]).CappedServer)
+    assert ann.evaluate("!!document.querySelector('#live').dataset.ws") is sockets
     # Ann pays: a money move asks first, on the page
     ann.fill("form[data-key^='pay'] input[name='f.amount']", "3")
     ann.click("form[data-key^='pay'] button.big")

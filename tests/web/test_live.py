@@ -1,12 +1,14 @@
 """Live pages at scale (issue 16, items 5 and 6): each distinct view is
-rendered once per state however many streams show it, nothing per viewer
-(a seat's secrets, a session's CSRF token) is shared, a closed stream frees
-its thread and descriptor at once, and past the connection cap the server
-answers a clear 503."""
+drawn once per state however many pages show it, nothing per viewer (a
+seat's secrets, a session's CSRF token) is shared, a live page holds no
+thread, a closed one frees its descriptor at once, and past the connection
+cap the server answers a clear 503.  The WebSocket pages themselves:
+tests/web/test_hub.py."""
 
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import threading
 import time
@@ -21,30 +23,31 @@ from flask.testing import FlaskClient
 from companion.commands import HOST, Actor, Command
 from companion.table import Room
 from web import WebConfig, create_app, dashboard_of
-from web.cli import _Handler as ServeHandler
-from web.live import SHARED_CSRF, LiveRenders, LiveState, ViewKey, accepts_gzip, with_csrf
-from web.server import BUSY_TEXT, FD_RESERVE, CappedServer, usable_cap
+from web.live import SHARED_CSRF, LiveHub, accepts_gzip
+from web.parts import STATE_MARK, STEP_MARK, filled
+from web.server import BUSY_TEXT, FD_RESERVE, CappedServer, CompanionHandler, usable_cap
 
 from .conftest import JOIN, PIN, SEEDS, csrf, login, open_table, phone
 from .test_private import StreamReader, data_of
 
 
-def live_of(app: Flask) -> LiveState:
+def live_of(app: Flask) -> LiveHub:
     found = app.extensions["companion.live"]
-    assert isinstance(found, LiveState)
+    assert isinstance(found, LiveHub)
     return found
 
 
 def renders_by_viewer(app: Flask, table_id: str) -> dict[object, int]:
     out: dict[object, int] = {}
-    for key, n in live_of(app).renders.counts.by_key.items():
+    for key, n in live_of(app).counts.by_key.items():
         if key.table_id == table_id:
             out[key.viewer] = out.get(key.viewer, 0) + n
     return out
 
 
 def views(reader: StreamReader) -> list[str]:
-    return [data_of(e) for _, e in reader.named("view")]
+    """The live fragment after each event, as the page puts it together."""
+    return [page for _, page in reader.pages()]
 
 
 def wait_for_state(reader: StreamReader, state_no: int) -> None:
@@ -76,11 +79,11 @@ def test_each_distinct_view_is_rendered_once_per_state_however_many_streams_show
     table.submit(Command(Actor.of_seat(0), "pass", {}, table.state_no, "phone"))
     for group in readers.values():
         for r in group:
-            r.wait_for("view", 2)
+            r.wait_for_pages(2)
     counts = renders_by_viewer(app, tid)
     assert counts.get("screen") == 2 and counts.get("host") == 2, counts
     assert sorted(n for v, n in counts.items() if isinstance(v, tuple)) == [2, 2], counts
-    assert live_of(app).renders.counts.shared >= 2 * (2 + 1 + 1)  # the other TVs, the second host, Ann's second tab
+    assert live_of(app).counts.shared >= 2 * (2 + 1 + 1)  # the other TVs, the second host, Ann's second tab
 
 
 def test_a_seat_s_fragment_never_reaches_another_seat_s_stream(app: Flask, host: FlaskClient) -> None:
@@ -99,7 +102,7 @@ def test_a_seat_s_fragment_never_reaches_another_seat_s_stream(app: Flask, host:
     assert "SECRET-1-" not in ann_text and "PURSE-1:" not in ann_text
     assert "SECRET-0-" not in bob_text and "PURSE-0:" not in bob_text
     assert "SECRET-" not in tv_text and "PURSE-" not in tv_text
-    seat_keys = [k for k in live_of(app).renders.counts.by_key if k.kind == "seat"]
+    seat_keys = [k for k in live_of(app).counts.by_key if k.kind == "seat"]
     assert len({k.viewer for k in seat_keys}) == 2
 
 
@@ -117,10 +120,14 @@ def test_a_reclaimed_seat_gets_a_render_of_its_own_not_the_old_holder_s(app: Fla
     new_view = StreamReader(new, f"/s/{tid}/0/stream").wait_for("view", 1)[0][1]
     old_link = old_view.split("/key/", 1)[1].split("<", 1)[0]
     assert old_link not in new_view
-    assert len([k for k in live_of(app).renders.counts.by_key if k.kind == "seat"]) == 2
+    assert len([k for k in live_of(app).counts.by_key if k.kind == "seat"]) == 2
 
 
-def test_each_stream_carries_its_own_session_s_csrf_token(app: Flask, host: FlaskClient) -> None:
+def test_no_stream_carries_a_session_s_csrf_token_each_page_puts_its_own_in(
+        app: Flask, host: FlaskClient) -> None:
+    """A live view is shared by every stream that shows it, so its forms
+    carry the placeholders; each page has its own token (and the
+    placeholders) to put in, and a fragment fetched alone has them put in."""
     tid = open_table(host, "secretive", ["Ann", "Bob"])
     second_host = app.test_client()
     login(second_host)
@@ -128,55 +135,22 @@ def test_each_stream_carries_its_own_session_s_csrf_token(app: Flask, host: Flas
     second = StreamReader(second_host, f"/host/t/{tid}/stream").wait_for("view")[0][1]
     assert renders_by_viewer(app, tid).get("host") == 1
     assert csrf(host) != csrf(second_host)
-    assert f'value="{csrf(host)}"' in first and csrf(second_host) not in first
-    assert f'value="{csrf(second_host)}"' in second and csrf(host) not in second
-    assert SHARED_CSRF not in first + second
+    assert data_of(first) == data_of(second)
+    assert f'value="{SHARED_CSRF}"' in first and f'value="{STATE_MARK}"' in first
+    marks = json.loads(data_of(StreamReader(host, f"/host/t/{tid}/stream").wait_for("marks")[0][1]))
+    assert marks == {"csrf": SHARED_CSRF, "state": STATE_MARK, "step": STEP_MARK}
+    assert csrf(host) not in first + second and csrf(second_host) not in first + second
+    for client in (host, second_host):
+        page = client.get(f"/host/t/{tid}").text
+        assert f'data-csrf="{csrf(client)}"' in page and SHARED_CSRF not in page and STATE_MARK not in page
+        assert f'name="csrf" value="{csrf(client)}"' in page and 'name="state_no" value="0"' in page
+        alone = client.get(f"/host/t/{tid}/live").text
+        assert f'value="{csrf(client)}"' in alone and SHARED_CSRF not in alone and STATE_MARK not in alone
 
 
-def test_a_render_during_which_the_state_moved_is_not_kept() -> None:
-    renders = LiveRenders()
-    key = ViewKey("screen", "t1", "screen")
-    state = [1]
-
-    def render() -> str:
-        state[0] += 1  # the table moved on while this was drawn
-        return f"drawn at {state[0]}"
-
-    assert renders.get(key, lambda: state[0], render) == "drawn at 2"
-    assert renders.get(key, lambda: state[0], lambda: "again") == "again"
-    assert renders.get(key, lambda: state[0], lambda: "not asked") == "again"
-    assert renders.counts.renders == 2 and renders.counts.shared == 1
-
-
-def test_streams_waiting_for_the_same_render_share_it() -> None:
-    renders = LiveRenders()
-    key = ViewKey("screen", "t1", "screen")
-    started, release = threading.Event(), threading.Event()
-    calls: list[int] = []
-
-    def slow_render() -> str:
-        calls.append(1)
-        started.set()
-        release.wait(5)
-        return "the view"
-
-    got: list[str] = []
-    first = threading.Thread(target=lambda: got.append(renders.get(key, lambda: 7, slow_render)))
-    first.start()
-    assert started.wait(5)
-    others = [threading.Thread(target=lambda: got.append(renders.get(key, lambda: 7, slow_render))) for _ in range(4)]
-    for t in others:
-        t.start()
-    time.sleep(0.05)
-    release.set()
-    for t in [first, *others]:
-        t.join(5)
-    assert got == ["the view"] * 5 and len(calls) == 1
-
-
-def test_with_csrf_escapes_the_token() -> None:
-    assert with_csrf(f'value="{SHARED_CSRF}"', 'a"b') == 'value="a&#34;b"'
-    assert with_csrf("nothing to put in", "x") == "nothing to put in"
+def test_filled_escapes_the_token_and_puts_the_state_in() -> None:
+    assert filled(f'value="{SHARED_CSRF}" value="{STATE_MARK}"', 'a"b', 7) == 'value="a&#34;b" value="7"'
+    assert filled("nothing to put in", "x", 1) == "nothing to put in"
 
 
 def test_gzip_is_used_only_when_the_client_accepts_it(app: Flask, host: FlaskClient) -> None:
@@ -199,18 +173,25 @@ def test_gzip_is_used_only_when_the_client_accepts_it(app: Flask, host: FlaskCli
     assert "live-root" in text
 
 
-# freed at once, and the cap --------------------------------------------------------------
+# held without a thread, freed at once, and the cap -------------------------------------------
+def serve(app: Flask, max_connections: int = 3) -> tuple[CappedServer, threading.Thread]:
+    """``app`` on a real server on loopback, as ``companion serve`` runs it."""
+    server = CappedServer("127.0.0.1", 0, app, max_connections=max_connections, handler=CompanionHandler)
+    server.serve_app(app)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    return server, thread
+
+
 @pytest.fixture
 def served(room: Room) -> Iterator[tuple[Flask, CappedServer, str]]:
-    """A real server on loopback whose streams would look again only every
-    30 s and send a keep-alive every 60 s: what frees a closed stream sooner
+    """A real server on loopback whose pages would look again only every
+    30 s and get a keep-alive every 60 s: what frees a closed page sooner
     is the server noticing the client left."""
     config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
                        keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
     app = create_app(config)
-    server = CappedServer("127.0.0.1", 0, app, max_connections=3, handler=ServeHandler)  # as `companion serve`
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    server, thread = serve(app)
     host = app.test_client()
     login(host)
     tid = open_table(host, "secretive", ["Ann", "Bob"])
@@ -247,33 +228,39 @@ def handler_threads() -> int:
     return sum(1 for t in threading.enumerate() if t.name.startswith("Thread-") and "process_request" in t.name)
 
 
-def test_a_closed_stream_frees_its_thread_and_descriptor_at_once(
+def fds() -> int:
+    import os
+
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_live_page_holds_no_thread_and_a_closed_one_frees_its_descriptor_at_once(
         served: tuple[Flask, CappedServer, str]) -> None:
     app, server, tid = served
-    idle_threads = handler_threads()
+    idle_threads, idle_fds = handler_threads(), fds()
     sock = open_stream(server.port, f"/t/{tid}/stream")
-    assert server.open_connections == 1 and handler_threads() == idle_threads + 1
-    assert live_of(app).disconnects.watched == 1
+    # held by the hub: no thread, one descriptor (and the hub's own, started with the first page)
+    assert wait_until(lambda: handler_threads() == idle_threads, 5.0), "the live page holds a thread"
+    assert server.open_connections == 1 and live_of(app).held == 1
+    with_page = fds()
     sock.close()
-    # the stream would look again in 30 s, its keep-alive in 60 s: freed long before
-    assert wait_until(lambda: server.open_connections == 0, 5.0), "the closed stream still holds its connection"
-    assert wait_until(lambda: handler_threads() == idle_threads, 5.0), "the closed stream still holds its thread"
-    assert live_of(app).disconnects.watched == 0
+    # the page would look again in 30 s, its keep-alive in 60 s: freed long before
+    assert wait_until(lambda: server.open_connections == 0, 5.0), "the closed page still holds its connection"
+    # (the test's own end of the connection and the server's: both closed)
+    assert wait_until(lambda: fds() == with_page - 2, 5.0), "the closed page still holds its descriptor"
+    assert live_of(app).held == 0 and fds() <= idle_fds + 3  # the hub's wake pipe and epoll, until it rests
 
 
-def test_each_view_reaches_the_client_when_written_through_the_buffered_handler(
+def test_each_view_reaches_a_held_stream_at_once_and_requests_still_answer(
         served: tuple[Flask, CappedServer, str]) -> None:
-    """`companion serve` buffers its writes (one send per chunk instead of
-    three): every chunk of a stream, and a whole plain answer, still leaves
-    at once."""
     app, server, tid = served
-    assert ServeHandler.wbufsize > 0
+    assert CompanionHandler.wbufsize > 0
     sock = open_stream(server.port, f"/t/{tid}/stream")
     try:
         dashboard_of(app).room.get(tid).submit(Command(Actor.of_seat(0), "pass", {}))
         got = b""
         sock.settimeout(3.0)
-        while b'data-state="1"' not in got:  # the next view, long before the 30 s poll
+        while b"event: parts\nid: 1\n" not in got:  # the next view, long before the 30 s poll
             data = sock.recv(65536)
             assert data, got[-300:]
             got += data
@@ -287,6 +274,7 @@ def test_each_view_reaches_the_client_when_written_through_the_buffered_handler(
 
 
 def test_past_the_cap_the_server_answers_503_clearly(served: tuple[Flask, CappedServer, str]) -> None:
+    """Live pages the hub holds count under the cap like any connection."""
     _app, server, tid = served
     held = [open_stream(server.port, f"/t/{tid}/stream") for _ in range(3)]
     assert server.open_connections == 3
@@ -307,23 +295,6 @@ def test_past_the_cap_the_server_answers_503_clearly(served: tuple[Flask, Capped
     conn.close()
     for sock in held:
         sock.close()
-
-
-def test_a_gzip_stream_through_the_real_server_decodes_event_by_event(
-        served: tuple[Flask, CappedServer, str]) -> None:
-    _app, server, tid = served
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    conn.request("GET", f"/t/{tid}/stream", headers={"Accept-Encoding": "gzip"})
-    resp = conn.getresponse()
-    assert resp.status == 200 and resp.getheader("Content-Encoding") == "gzip"
-    decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    text = ""
-    while "event: view" not in text or not text.endswith("\n\n"):
-        chunk = resp.read1(65536)
-        assert chunk, text[:200]
-        text += decoder.decompress(chunk).decode()
-    conn.close()
-    assert "live-root" in text
 
 
 def test_the_cap_leaves_room_under_the_descriptor_limit() -> None:
@@ -531,10 +502,7 @@ def test_a_storm_of_transient_connections_is_paced_and_live_streams_never_are(
     config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
                        keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
     app = create_app(config)
-    server = CappedServer("127.0.0.1", 0, app, max_connections=20)
-    server.streams_watched = lambda: live_of(app).disconnects.watched
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    server, thread = serve(app, max_connections=20)
     host = app.test_client()
     login(host)
     tid = open_table(host, "secretive", ["Ann", "Bob"])

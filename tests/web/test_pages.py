@@ -11,6 +11,7 @@ from companion.commands import CHANCE, Command
 from companion.games.base import TABLE_SCREEN
 from companion.table import Room
 from web import dashboard_of
+from web.parts import STATE_MARK
 
 from .conftest import (
     FETCH,
@@ -242,10 +243,13 @@ def test_streams_send_views_and_keepalives(app: Flask, host: FlaskClient) -> Non
     tid = open_table(host, "tally", ["Ann", "Bob"])
     ann = phone(app, tid, 0)
     text = first_event(ann, f"/s/{tid}/0/stream")
-    assert "retry:" in text and 'data-state="0"' in event_data(text)
-    text = first_event(app.test_client(), f"/t/{tid}/stream?seen=0", name=": keep-alive")
-    assert "event: view" not in text  # the page had state 0 already: nothing to send
-    assert 'data-state="0"' in event_data(first_event(host, f"/host/t/{tid}/stream"))
+    # the fragment's state is the page's to put in (the event's id says it)
+    assert "retry:" in text and f'data-state="{STATE_MARK}"' in event_data(text) and "id: 0\n" in text
+    # a stream always starts with the fragment whole: what it sends next is what changed from it
+    text = first_event(app.test_client(), f"/t/{tid}/stream", name=": keep-alive")
+    assert text.count("event: view") == 1 and "event: parts" not in text
+    assert f'data-state="{STATE_MARK}"' in event_data(first_event(host, f"/host/t/{tid}/stream"))
+    assert 'data-state="0"' in host.get(f"/host/t/{tid}/live").text  # a fragment fetched alone has it put in
 
 
 def test_table_screen_stream_follows_the_host_to_a_new_table(app: Flask, host: FlaskClient) -> None:

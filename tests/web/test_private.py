@@ -25,6 +25,7 @@ from companion.table import Room, Table
 from web import WebConfig, create_app, dashboard_of
 from web.common import PRIVATE_BLUEPRINTS, PRIVATE_CACHE
 from web.dashboard import Dashboard
+from web.parts import FollowedPage
 
 from .conftest import FETCH, JOIN, PIN, SEEDS, csrf, login, make_app, open_table, phone
 
@@ -73,6 +74,26 @@ class StreamReader:
             time.sleep(0.01)
         found = self.named(name)
         assert len(found) >= count, f"no {name} event in {self.events!r}"
+        return found
+
+    def pages(self) -> list[tuple[float, str]]:
+        """The live fragment after each ``view`` or ``parts`` event, as the
+        page's script puts it together (placeholders and all), and when."""
+        page = FollowedPage()
+        out: list[tuple[float, str]] = []
+        for at, event in list(self.events):
+            name = event.split("\n", 1)[0].removeprefix("event: ")
+            if name in ("view", "parts"):
+                ids = [line[4:] for line in event.splitlines() if line.startswith("id: ")]
+                out.append((at, page.follow(name, data_of(event), int(ids[0]) if ids else None)))
+        return out
+
+    def wait_for_pages(self, count: int = 1, timeout: float = 5.0) -> list[tuple[float, str]]:
+        deadline = time.monotonic() + timeout
+        while len(self.pages()) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        found = self.pages()
+        assert len(found) >= count, f"fewer than {count} views in {self.events!r}"
         return found
 
 
@@ -136,15 +157,15 @@ def test_a_phone_taking_a_seat_redraws_the_table_screen_and_the_host_page(slow: 
     tid = open_table(host, "secretive", ["Ann", "Bob"])
     tv = StreamReader(app.test_client(), f"/t/{tid}/stream")
     seen_by_host = StreamReader(host, f"/host/t/{tid}/stream")
-    assert data_of(tv.wait_for("view")[0][1]).count("(no phone)") == 2
-    assert data_of(seen_by_host.wait_for("view")[0][1]).count("no phone yet") == 2
+    assert tv.wait_for_pages(1)[0][1].count("(no phone)") == 2
+    assert seen_by_host.wait_for_pages(1)[0][1].count("no phone yet") == 2
     joined_at = time.monotonic()
     phone(app, tid, 1)
-    at, event = tv.wait_for("view", 2, timeout=3)[1]
-    assert data_of(event).count("(no phone)") == 1 and at - joined_at < 1.0
-    assert data_of(seen_by_host.wait_for("view", 2, timeout=3)[1][1]).count("no phone yet") == 1
+    at, page = tv.wait_for_pages(2, timeout=3)[1]
+    assert page.count("(no phone)") == 1 and at - joined_at < 1.0
+    assert seen_by_host.wait_for_pages(2, timeout=3)[1][1].count("no phone yet") == 1
     host.post(f"/host/t/{tid}/free/1", data={"csrf": csrf(host)}, headers=FETCH)
-    assert data_of(tv.wait_for("view", 3, timeout=3)[2][1]).count("(no phone)") == 2
+    assert tv.wait_for_pages(3, timeout=3)[2][1].count("(no phone)") == 2
 
 
 # the host's session -------------------------------------------------------------------------

@@ -60,12 +60,28 @@
     return r ? parseInt(r.getAttribute("data-state"), 10) : -1;
   }
 
+  /* a form of the live fragment by what it does: its key (an action's
+     command and arguments), else where it posts (and which of those it is) */
+  function formKeys() {
+    var keys = [], seen = {};
+    live.querySelectorAll("form").forEach(function (form) {
+      var key = form.dataset.key;
+      if (!key) {
+        var at = form.getAttribute("action") || "";
+        seen[at] = (seen[at] || 0) + 1;
+        key = "@" + at + "#" + seen[at];
+      }
+      keys.push([key, form]);
+    });
+    return keys;
+  }
+
   function remember() {
     var kept = {};
-    live.querySelectorAll("form.act[data-key]").forEach(function (form) {
+    formKeys().forEach(function (pair) {
       var values = {};
       var touched = false;
-      form.querySelectorAll("input, select").forEach(function (input) {
+      pair[1].querySelectorAll("input, select, textarea").forEach(function (input) {
         if (input.type === "hidden") return;
         if (input.type === "checkbox" || input.type === "radio") {
           if (input.checked) { (values[input.name] = values[input.name] || []).push(input.value); touched = true; }
@@ -73,54 +89,199 @@
           values[input.name] = [input.value]; touched = true;
         }
       });
-      if (touched) kept[form.dataset.key] = values;
+      if (touched) kept[pair[0]] = values;
     });
     return kept;
   }
 
   function restore(kept) {
-    Object.keys(kept).forEach(function (key) {
-      live.querySelectorAll("form.act[data-key]").forEach(function (form) {
-        if (form.dataset.key !== key) return;
-        var values = kept[key];
-        form.querySelectorAll("input, select").forEach(function (input) {
-          var v = values[input.name];
-          if (!v || input.type === "hidden") return;
-          if (input.type === "checkbox" || input.type === "radio") input.checked = v.indexOf(input.value) >= 0;
-          else { input.value = v[0]; input.dataset.dirty = "1"; }
-        });
+    formKeys().forEach(function (pair) {
+      var values = kept[pair[0]];
+      if (!values) return;
+      pair[1].querySelectorAll("input, select, textarea").forEach(function (input) {
+        var v = values[input.name];
+        if (!v || input.type === "hidden") return;
+        if (input.type === "checkbox" || input.type === "radio") input.checked = v.indexOf(input.value) >= 0;
+        else { input.value = v[0]; input.dataset.dirty = "1"; }
       });
     });
   }
 
-  function swap(html) {
-    var holder = document.createElement("div");
-    holder.innerHTML = html;
-    var incoming = stateOf(holder);
-    var current = stateOf(live);
-    if (incoming < current) return;
+  function keyOf(form) {
+    var found = null;
+    formKeys().forEach(function (pair) { if (pair[1] === form) found = pair[0]; });
+    return found;
+  }
+
+  /* ---- a live fragment in parts (web/parts.py) ----
+   * A stream sends the fragment whole at first ("view"), then only what
+   * changed ("parts"): the root element's tag, and each changed part's text
+   * or edits of it.  The texts are kept as sent, with the placeholders of
+   * the CSRF token and the state number; they are put in as a part is drawn. */
+  var texts = {};     // each part's text as last sent
+  var rawHtml = "";   // the last whole fragment as sent
+  var domAhead = false;  // the page shows a newer state than the stream has sent
+
+  function escapeAttr(v) {
+    return String(v).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  function fill(html, state) {
+    var d = live.dataset;
+    if (d.csrfMark) html = html.split(d.csrfMark).join(escapeAttr(d.csrf || ""));
+    if (d.stateMark) html = html.split(d.stateMark).join(String(state));
+    if (d.stepMark) html = html.split(d.stepMark).join(escapeAttr(d.stepBase || ""));
+    return html;
+  }
+
+  /* a part that shows the state number (not only in its forms' state fields)
+     is put in again at every state: the server draws it once */
+  function showsState(text) {
+    var mark = live.dataset.stateMark;
+    if (!mark || text.indexOf(mark) < 0) return false;
+    return text.split('name="state_no" value="' + mark + '"').join("").indexOf(mark) >= 0;
+  }
+
+  function readParts(html) {
+    var out = {}, at = 0;
+    for (;;) {
+      var start = html.indexOf("<!--p:", at);
+      if (start < 0) return out;
+      var nameEnd = html.indexOf("-->", start);
+      var name = html.slice(start + 6, nameEnd);
+      var close = "<!--/p:" + name + "-->";
+      var stop = html.indexOf(close, nameEnd + 3);
+      if (stop < 0) return out;
+      out[name] = html.slice(nameEnd + 3, stop);
+      at = stop + close.length;
+    }
+  }
+
+  /* the whole fragment as the parts stand now (the last whole one, each part's text put in) */
+  function assemble() {
+    var out = "", at = 0;
+    for (;;) {
+      var start = rawHtml.indexOf("<!--p:", at);
+      if (start < 0) return out + rawHtml.slice(at);
+      var nameEnd = rawHtml.indexOf("-->", start);
+      var name = rawHtml.slice(start + 6, nameEnd);
+      var close = "<!--/p:" + name + "-->";
+      var stop = rawHtml.indexOf(close, nameEnd + 3);
+      if (stop < 0) return out + rawHtml.slice(at);
+      out += rawHtml.slice(at, nameEnd + 3) + (name in texts ? texts[name] : rawHtml.slice(nameEnd + 3, stop)) + close;
+      at = stop + close.length;
+    }
+  }
+
+  function applyEdits(old, change) {
+    if (typeof change === "string") return change;
+    var out = "", at = 0;
+    change.forEach(function (e) { out += old.slice(at, e[0]) + e[2]; at = e[1]; });
+    return out + old.slice(at);
+  }
+
+  function partRange(name) {
+    var walker = document.createTreeWalker(live, NodeFilter.SHOW_COMMENT);
+    var start = null, node;
+    while ((node = walker.nextNode())) {
+      if (node.data === "p:" + name) start = node;
+      else if (start && node.data === "/p:" + name) return [start, node];
+    }
+    return null;
+  }
+
+  /* a change to the live fragment that keeps what the player was doing:
+     the fields typed into, the open folds, the focused field */
+  function keeping(change) {
     var active = document.activeElement;
     var focusKey = null;
-    if (active && live.contains(active) && active.form && active.form.dataset.key) {
-      focusKey = [active.form.dataset.key, active.name || ""];
+    if (active && live.contains(active) && active.form) {
+      var formKey = keyOf(active.form);
+      if (formKey) focusKey = [formKey, active.name || ""];
     }
     var openDetails = {};
     live.querySelectorAll("details").forEach(function (d, i) { openDetails[d.dataset.key || i] = d.open; });
     var kept = remember();
-    live.innerHTML = html;
+    change();
     live.querySelectorAll("details").forEach(function (d, i) {
       var key = d.dataset.key || i;
       if (key in openDetails) d.open = openDetails[key];
     });
     restore(kept);
-    if (focusKey) {
-      live.querySelectorAll("form.act[data-key]").forEach(function (form) {
-        if (form.dataset.key !== focusKey[0]) return;
-        var input = focusKey[1] ? form.querySelector('[name="' + focusKey[1] + '"]') : form.querySelector("button.big");
+    if (focusKey && !live.contains(document.activeElement)) {
+      formKeys().forEach(function (pair) {
+        if (pair[0] !== focusKey[0]) return;
+        var input = focusKey[1] ? pair[1].querySelector('[name="' + focusKey[1] + '"]') : pair[1].querySelector("button.big");
         if (input && input.type !== "hidden") input.focus({ preventScroll: true });
       });
     }
-    document.dispatchEvent(new CustomEvent("companion:view", { detail: { state: incoming } }));
+  }
+
+  function viewed(state) {
+    document.dispatchEvent(new CustomEvent("companion:view", { detail: { state: state } }));
+  }
+
+  /* the fragment whole: from a stream ("view", with placeholders, its state
+     given) or fetched (filled in, its state in its root) */
+  function swap(html, sent, state) {
+    var incoming = state;
+    if (!sent) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      incoming = stateOf(holder);
+    }
+    if (sent) { rawHtml = html; texts = readParts(html); }
+    if (incoming < stateOf(live)) { if (sent) domAhead = true; return; }
+    if (sent) domAhead = false;
+    keeping(function () { live.innerHTML = sent ? fill(html, incoming) : html; });
+    viewed(incoming);
+  }
+
+  /* what changed since the last event of this stream */
+  function applyParts(msg) {
+    var names = Object.keys(msg.parts || {});
+    names.forEach(function (name) { texts[name] = applyEdits(texts[name] || "", msg.parts[name]); });
+    if (msg.s < stateOf(live)) { domAhead = true; return; }
+    if (domAhead) {  /* the page was drawn from elsewhere meanwhile: draw it whole from the parts */
+      domAhead = false;
+      var whole = assemble();
+      if (msg.root) whole = msg.root + whole.slice(whole.indexOf(">") + 1);
+      keeping(function () { live.innerHTML = fill(whole, msg.s); });
+      viewed(msg.s);
+      return;
+    }
+    keeping(function () {
+      var root = live.querySelector(".live-root");
+      var was = stateOf(live);
+      if (msg.root && root) {
+        var tmp = document.createElement("div");
+        tmp.innerHTML = fill(msg.root, msg.s) + "</div>";
+        var fresh = tmp.firstChild;
+        Array.prototype.slice.call(root.attributes).forEach(function (a) {
+          if (!fresh.hasAttribute(a.name)) root.removeAttribute(a.name);
+        });
+        Array.prototype.forEach.call(fresh.attributes, function (a) { root.setAttribute(a.name, a.value); });
+      }
+      if (msg.s !== was) {
+        Object.keys(texts).forEach(function (name) {
+          if (names.indexOf(name) < 0 && showsState(texts[name])) names.push(name);
+        });
+      }
+      names.forEach(function (name) {
+        var r = partRange(name);
+        if (!r) return;
+        var range = document.createRange();
+        range.setStartAfter(r[0]);
+        range.setEndBefore(r[1]);
+        range.deleteContents();
+        r[1].parentNode.insertBefore(range.createContextualFragment(fill(texts[name], msg.s)), r[1]);
+      });
+      /* a form in a part that did not change is still good: it now sends this state */
+      live.querySelectorAll('input[name="state_no"]').forEach(function (input) { input.value = String(msg.s); });
+      if (root && !msg.root) root.setAttribute("data-state", String(msg.s));
+    });
+    if (msg.root) rawHtml = msg.root + rawHtml.slice(rawHtml.indexOf(">") + 1);
+    viewed(msg.s);
   }
 
   function refresh() {
@@ -132,14 +293,17 @@
         if (r.status === 403) { window.location.reload(); return null; }
         return r.ok ? r.text() : null;
       })
-      .then(function (html) { if (html) swap(html); })
+      .then(function (html) { if (html) swap(html, false); })
       .catch(function () {});
   }
 
   var source = null;
   var retryTimer = null;
 
+  var connected = false;
+
   function setConn(ok) {
+    connected = ok;
     var c = $("#conn");
     if (!c) return;
     c.className = ok ? "conn on" : "conn off";
@@ -147,13 +311,35 @@
     if (words) words.textContent = c.dataset[ok ? "on" : "off"] || "";
   }
 
+  function marksCame(marks) {
+    if (live && marks) {
+      live.dataset.csrfMark = marks.csrf;
+      live.dataset.stateMark = marks.state;
+      if (marks.step) live.dataset.stepMark = marks.step;
+    }
+  }
+
+  /* the page's live connection: a WebSocket where the companion keeps them
+     (#live[data-ws]), else an event stream; both carry the same messages */
   function connect(url) {
+    if (live && live.dataset.ws && window.WebSocket) connectSocket(url);
+    else connectStream(url);
+  }
+
+  function connectStream(url) {
     if (source) source.close();
-    var sep = url.indexOf("?") >= 0 ? "&" : "?";
-    var full = live ? url + sep + "seen=" + stateOf(live) : url;
-    source = new EventSource(full);
+    source = new EventSource(url);
     source.addEventListener("open", function () { setConn(true); });
-    source.addEventListener("view", function (ev) { setConn(true); swap(ev.data); });
+    source.addEventListener("marks", function (ev) {
+      try { marksCame(JSON.parse(ev.data)); } catch (e) { /* not for this page */ }
+    });
+    source.addEventListener("view", function (ev) { setConn(true); swap(ev.data, true, parseInt(ev.lastEventId, 10)); });
+    source.addEventListener("parts", function (ev) {
+      setConn(true);
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      applyParts(msg);
+    });
     source.addEventListener("goto", function (ev) { source.close(); window.location.href = ev.data; });
     source.addEventListener("error", function () {
       setConn(false);
@@ -161,6 +347,57 @@
         clearTimeout(retryTimer);
         retryTimer = setTimeout(function () { refresh(); connect(url); }, 2500);
       }
+    });
+  }
+
+  var socket = null;
+  var asked = 0;
+  var waiting = {};  // an action sent on the socket: its number -> what to do with the answer
+
+  function connectSocket(url) {
+    if (socket) { socket.onclose = null; socket.close(); }
+    var open = false;
+    var ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + url);
+    socket = ws;
+    ws.onopen = function () { open = true; setConn(true); };
+    ws.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.t === "marks") marksCame(msg);
+      else if (msg.t === "goto") { ws.onclose = null; ws.close(); window.location.href = msg.to; }
+      else if (msg.t === "result") {
+        var done = waiting[msg.n];
+        delete waiting[msg.n];
+        if (done) done.resolve(msg);
+      } else if ("html" in msg) { setConn(true); swap(msg.html, true, msg.s); }
+      else if ("parts" in msg) applyParts(msg);
+    };
+    ws.onclose = function () {
+      if (socket === ws) socket = null;
+      setConn(false);
+      Object.keys(waiting).forEach(function (n) { waiting[n].reject(new Error("connection lost")); delete waiting[n]; });
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(function () { refresh(); connect(url); }, open ? 1000 : 2500);
+    };
+  }
+
+  /* a form sent on the live connection: the page's own action form, while
+     the socket is open (anything else is posted) */
+  function onSocket(form) {
+    return socket && socket.readyState === 1 && live && live.dataset.act &&
+      form.getAttribute("action") === live.dataset.act;
+  }
+
+  function sendOnSocket(form, data) {
+    return new Promise(function (resolve, reject) {
+      var n = ++asked;
+      var pairs = [];
+      data.forEach(function (value, name) { pairs.push([name, value]); });
+      waiting[n] = { resolve: resolve, reject: reject };
+      socket.send(JSON.stringify({ t: "act", n: n, url: form.getAttribute("action"), form: pairs }));
+      setTimeout(function () {
+        if (waiting[n]) { delete waiting[n]; reject(new Error("no answer")); }
+      }, 15000);
     });
   }
 
@@ -523,12 +760,13 @@
     var buttons = form.querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
     form.classList.add("busy");
-    return fetch(form.action, {
+    var sent = onSocket(form) ? sendOnSocket(form, data) : fetch(form.action, {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "X-Requested-With": "fetch", "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (r) {
       return r.json().catch(function () { return { ok: false, code: String(r.status), message: "The companion did not answer properly (" + r.status + ")." }; });
-    }).then(function (body) {
+    });
+    return sent.then(function (body) {
       if (body.code === "confirm" && !confirmed) {
         return ask("Are you sure?", body.confirm || body.message).then(function (yes) {
           form.classList.remove("busy");
@@ -538,7 +776,9 @@
       }
       toast(body.message, body.ok ? "ok" : (body.code === "stale" ? "stale" : "refused"), body.rule_url, body.rule);
       if (body.code === "400" && /out of date/.test(body.message || "")) setTimeout(function () { location.reload(); }, 1200);
-      return live ? refresh() : (body.ok ? location.reload() : null);
+      /* a live page gets the table's new state from its stream; without one, it asks */
+      if (live) return connected ? null : refresh();
+      return body.ok ? location.reload() : null;
     }).catch(function () {
       toast("The companion cannot be reached: try again in a moment.", "refused");
     }).then(function () {
@@ -593,7 +833,7 @@
   });
 
   document.addEventListener("input", function (ev) {
-    if (ev.target.matches && ev.target.matches("input, select")) ev.target.dataset.dirty = "1";
+    if (ev.target.matches && ev.target.matches("input, select, textarea")) ev.target.dataset.dirty = "1";
   });
 
   /* ---- the rules page: search as you type ----
