@@ -407,6 +407,16 @@ class Game(ABC, Generic[S, M]):
         seat's; the host sees what the table screen sees (plus whatever the host
         needs to enter chance, which is never a seat's secret)."""
 
+    def private_view(self, state: S, seat: int) -> dict[str, Any]:
+        """What seat ``seat``'s view (:meth:`view`) has that the table
+        screen's has not, or has otherwise: its secrets, as top-level keys.
+        Worked out here from the two views; a game that can say it directly
+        does so more cheaply (the live pages ask for every seat at every
+        state), and the contract tests hold the two to each other."""
+        mine = self.view(state, seat_viewer(seat))
+        public = self.view(state, TABLE_SCREEN)
+        return {k: v for k, v in mine.items() if k not in public or public[k] != v}
+
     @abstractmethod
     def actions(self, state: S, actor: Actor) -> list[ActionHint]:
         """What ``actor`` (a seat, the host or chance) could do now."""

@@ -226,12 +226,26 @@ def check_no_leak(table: Table) -> None:
     shown = {"table": seen_by(table, TABLE_SCREEN), "host": seen_by(table, HOST_SCREEN)}
     shown |= {str(s): seen_by(table, seat_viewer(s)) for s in range(seats)}
     told = {str(s): "\n".join(private_lines(table, s)) for s in range(seats)}
+    check_private_view(table)
     for seat in range(seats):
         for secret in secrets_of(table, seat, public):
             for viewer, text in shown.items():
                 if viewer == str(seat) or not shows(text, secret) or shows(told.get(viewer, ""), secret):
                     continue
                 raise AssertionError(f"{table.game.key}: {viewer} is shown seat {seat}'s secret {secret!r}")
+
+
+def check_private_view(table: Table) -> None:
+    """A game's own :meth:`~companion.games.base.Game.private_view` says what
+    the two views say: what a seat's view has that the table screen's has
+    not (the live pages draw a seat's secrets from it alone)."""
+    game, state = table.game, table.state
+    public = game.view(state, TABLE_SCREEN)
+    for seat in range(len(table.seat_names)):
+        mine = game.view(state, seat_viewer(seat))
+        derived = {k: v for k, v in mine.items() if k not in public or public[k] != v}
+        assert game.private_view(state, seat) == derived, f"{game.key}: seat {seat}'s private view is not its view's own"
+        assert {**public, **derived} == mine, f"{game.key}: seat {seat}'s view is more than the public one and its own"
 
 
 # the game's doc -----------------------------------------------------------------------------------

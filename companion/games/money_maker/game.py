@@ -120,6 +120,9 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
     def view(self, state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def private_view(self, state: MoneyMakerState, seat: int) -> dict[str, Any]:
+        return views.private_view(state, seat)
+
     def actions(self, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
         return hints.hints(state, actor)
 

@@ -130,9 +130,14 @@ def view(state: MoneyMakerState, viewer: Viewer) -> dict[str, Any]:
                 for s in sorted(run.debts)
             },
         }
-    if viewer.kind is ViewerKind.SEAT and viewer.seat is not None and 0 <= viewer.seat < state.seats:
-        out["you"] = vault_json(state, viewer.seat)
+    if viewer.kind is ViewerKind.SEAT and viewer.seat is not None:
+        out.update(private_view(state, viewer.seat))
     return out
+
+
+def private_view(state: MoneyMakerState, seat: int) -> dict[str, Any]:
+    """What a seat's view adds to the table screen's: its own vault."""
+    return {"you": vault_json(state, seat)} if 0 <= seat < state.seats else {}
 
 def before_first_turn(state: MoneyMakerState) -> bool:
     if state.phase == FIRST_AUCTION:

@@ -138,6 +138,9 @@ class MuellMoney(Game[MuellState, Move]):
     def view(self, state: MuellState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def private_view(self, state: MuellState, seat: int) -> dict[str, Any]:
+        return views.private_view(state, seat)
+
     def status(self, state: MuellState) -> str:
         return status.status(state)
 

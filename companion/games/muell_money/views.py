@@ -142,19 +142,27 @@ def view(state: MuellState, viewer: Viewer) -> dict[str, Any]:
             }
     if state.check is not None:
         out["pollution_check"] = {"final": state.check.final, "deciding": list(state.check.pending)}
-    if viewer.kind is ViewerKind.SEAT and viewer.seat is not None and 0 <= viewer.seat < state.n:
-        me = state.seats[viewer.seat]
-        out["you"] = {
-            "seat": viewer.seat,
-            "name": me.name,
-            "cash": me.cash,
-            "loans": me.loans,
-            "debt": me.loans * comp.loan_amount,
-        }
-        if in_variant(state):
-            # the seat's own weight in a vote: on its own phone only
-            out["you"]["votes"] = weight(state, me.cash)
+    if viewer.kind is ViewerKind.SEAT and viewer.seat is not None:
+        out.update(private_view(state, viewer.seat))
     return out
+
+
+def private_view(state: MuellState, seat: int) -> dict[str, Any]:
+    """What a seat's view adds to the table screen's: its cash, loans and debt."""
+    if not 0 <= seat < state.n:
+        return {}
+    me = state.seats[seat]
+    you: dict[str, Any] = {
+        "seat": seat,
+        "name": me.name,
+        "cash": me.cash,
+        "loans": me.loans,
+        "debt": me.loans * state.comp.loan_amount,
+    }
+    if in_variant(state):
+        # the seat's own weight in a vote: on its own phone only
+        you["votes"] = weight(state, me.cash)
+    return {"you": you}
 
 
 def rules_in_force(state: MuellState) -> list[dict[str, Any]]:

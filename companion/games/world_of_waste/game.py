@@ -111,6 +111,9 @@ class WorldOfWaste(Game[WasteState, Move]):
     def view(self, state: WasteState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def private_view(self, state: WasteState, seat: int) -> dict[str, Any]:
+        return views.private_view(state, seat)
+
     def actions(self, state: WasteState, actor: Actor) -> list[ActionHint]:
         return hints.action_hints(state, actor)
 

@@ -117,20 +117,28 @@ def view(state: WasteState, viewer: Viewer) -> dict[str, Any]:
         ],
     }
     if me is not None:
-        offer = state.offers[me] if state.offers else None
-        out["me"] = {
-            "seat": me,
-            "dealt": list(state.dealt[me]) if state.dealt else [],
-            "held_pile": list(state.queues[me][0]) if state.queues and state.queues[me] else [],
-            "piles_waiting": [list(p) for p in state.queues[me][1:]] if state.queues else [],
-            "hand": sorted(state.hands[me], key=cat.sort_key) if state.hands else [],
-            # the secret offer while it is secret; after the reveal the offer is public
-            # (``seats[i].offer``) and its cards are paid or back in the hand
-            "offer": list(offer) if offer is not None and not state.revealed else None,
-            "face_down_to_record": [i + 1 for i in state.face_down_due[me]] if state.face_down_due else [],
-            "recyclers_to_play": len(recyclers_to_play(state, me)) if state.hands else 0,
-        }
+        out.update(private_view(state, me))
     return out
+
+
+def private_view(state: WasteState, me: int) -> dict[str, Any]:
+    """What a seat's view adds to the table screen's: its own cards."""
+    if not 0 <= me < state.seats:
+        return {}
+    cat = state.catalog
+    offer = state.offers[me] if state.offers else None
+    return {"me": {
+        "seat": me,
+        "dealt": list(state.dealt[me]) if state.dealt else [],
+        "held_pile": list(state.queues[me][0]) if state.queues and state.queues[me] else [],
+        "piles_waiting": [list(p) for p in state.queues[me][1:]] if state.queues else [],
+        "hand": sorted(state.hands[me], key=cat.sort_key) if state.hands else [],
+        # the secret offer while it is secret; after the reveal the offer is public
+        # (``seats[i].offer``) and its cards are paid or back in the hand
+        "offer": list(offer) if offer is not None and not state.revealed else None,
+        "face_down_to_record": [i + 1 for i in state.face_down_due[me]] if state.face_down_due else [],
+        "recyclers_to_play": len(recyclers_to_play(state, me)) if state.hands else 0,
+    }}
 
 
 def status(state: WasteState) -> str:
