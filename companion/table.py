@@ -38,6 +38,7 @@ from companion.games.base import (
     Seat,
     TableConfig,
     Viewer,
+    seat_viewer,
 )
 from companion.memory import give_back
 from companion.rules import Citation, Explanation, cite, resolve_options
@@ -339,11 +340,10 @@ class Table:
         """Entry ``seq`` as ``seat`` sees it (``None`` when no line of it is
         visible), kept in :attr:`_shown` (bounded) under the seat only when a
         line of it is private."""
-        lines = self._log.lines(seq)
-        private = any(line.audience is not None for line in lines)
-        key = (seq, seat if private else None, undone)
+        key = (seq, seat if self._log.private(seq) else None, undone)
         if key in self._shown:
             return self._shown[key]
+        lines = self._log.lines(seq)
         entry = self._log.entry(seq)
         visible = [e.to_json() for e in lines if e.visible_to(seat)]
         shown = None if not visible else {
@@ -375,27 +375,50 @@ class Table:
         What every viewer sees alike (the status, the seats, the notes...) is
         worked out once per state and shared: read it, never change it."""
         with self._lock:
-            state = self._state
-            common = self._common
-            if common is None or common[0] is not state or common[1] != self.state_no:
-                common = self._common = (state, self.state_no, {
-                    "table": self.id,
-                    "game": self.game.key,
-                    "title": self.game.title,
-                    "state_no": self.state_no,
-                    "status": self.game.status(state),
-                    "awaiting": sorted(self.game.awaiting(state)),
-                    "over": bool(self.game.is_over(state)),
-                    "seats": [s.to_json() for s in self.config.seats],
-                    "options": dict(self.config.options),
-                    "notes": [*self.position_notes(), *self.game.public_notes(state)],
-                })
+            public = viewer == TABLE_SCREEN
             return {
-                **common[2],
+                **self._common_view(),
                 "viewer": {"kind": viewer.kind.value, "seat": viewer.seat_or_none},
-                "game_view": self.game.view(state, viewer),
+                # the table screen's, worked out once per state (every seat's page shares it)
+                "game_view": self.public_game_view(self.state_no) if public else self.game.view(self._state, viewer),
                 "log": self.log(viewer, log_limit),
             }
+
+    def seat_view(self, seat: int, log_limit: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A seat's view as its page draws it, in two: :meth:`view` with the
+        table screen's game view (what the seat's own has besides its
+        secrets, the game's contract), and the seat's secrets
+        (``Game.private_view``).  One consistent snapshot; the public parts
+        shared (read them, never change them)."""
+        with self._lock:
+            viewer = seat_viewer(seat)
+            public = self.public_game_view(self.state_no)
+            assert public is not None  # the lock is held: the table is at its state
+            return {
+                **self._common_view(),
+                "viewer": {"kind": viewer.kind.value, "seat": seat},
+                "game_view": public,
+                "log": self.log(viewer, log_limit),
+            }, self.game.private_view(self._state, seat)
+
+    def _common_view(self) -> dict[str, Any]:
+        """What every viewer's view has alike, worked out once per state."""
+        state = self._state
+        common = self._common
+        if common is None or common[0] is not state or common[1] != self.state_no:
+            common = self._common = (state, self.state_no, {
+                "table": self.id,
+                "game": self.game.key,
+                "title": self.game.title,
+                "state_no": self.state_no,
+                "status": self.game.status(state),
+                "awaiting": sorted(self.game.awaiting(state)),
+                "over": bool(self.game.is_over(state)),
+                "seats": [s.to_json() for s in self.config.seats],
+                "options": dict(self.config.options),
+                "notes": [*self.position_notes(), *self.game.public_notes(state)],
+            })
+        return common[2]
 
     def public_game_view(self, state_no: int) -> dict[str, Any] | None:
         """The table screen's game view at ``state_no``, worked out once per

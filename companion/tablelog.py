@@ -39,6 +39,7 @@ class TableLog:
         self.kinds: list[str] = list(kinds)
         #: each entry's explanation lines, parsed on first use
         self._lines: list[tuple[Explanation, ...] | None] = [None] * len(kinds)
+        self._private: dict[int, bool] = {}
         self.undone: set[int] = set()
         for undo in undos:
             self._put(undo)
@@ -99,6 +100,13 @@ class TableLog:
         if lines is None:
             lines = self._lines[seq - 1] = tuple(Explanation.from_json(raw) for raw in self.entry(seq).explanations)
         return lines
+
+    def private(self, seq: int) -> bool:
+        """Whether a line of entry ``seq`` is for some seats only (worked out once)."""
+        found = self._private.get(seq)
+        if found is None:
+            found = self._private[seq] = any(line.audience is not None for line in self.lines(seq))
+        return found
 
     def active_moves(self) -> list[int]:
         """The seqs of the moves in force (not undone), in order."""

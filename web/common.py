@@ -496,13 +496,15 @@ def shared_render(render: Callable[[], T]) -> T:
         g.shared_render, g.dom_ids = before
 
 
-def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True) -> Markup:
+def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
+             before: str | None = None) -> Markup:
     """A live page's log: its newest ``limit`` entries, newest first, put
     together from each entry drawn once for every page (``log_entry`` in
     macros.html; ``steps``: each with its step link, whose base the page
     puts in, :data:`web.parts.STEP_MARK`): from one state to the next only
     the new entry is drawn, and every page that shows the same entries
-    shares the drawing."""
+    shares the drawing.  ``before``: the log as the page's drawing before
+    showed it, whose entries are kept as they were joined."""
     shown = entries[::-1][:limit] if limit > 0 else []
     if not shown:
         return Markup('<ol class="log-list">\n  <li class="muted">Nothing has happened yet.</li>\n</ol>')
@@ -519,7 +521,8 @@ def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True) -
                 kept.put(key, drawn)
         items.append((key or f"seq:{entry.get('seq')}:{id(entry)}", drawn))
     # a list, so a page gets the new entries (and loses the oldest) as edits found from the keys
-    return ListedText.of('<ol class="log-list">\n', items, "</ol>")
+    return ListedText.of('<ol class="log-list">\n', items, "</ol>",
+                         before if isinstance(before, ListedText) else None)
 
 
 def state_value(state_no: int) -> str:

@@ -323,7 +323,7 @@ def _host_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
 
 
 HOST_PAGE = LivePage("host_live.html", _host_keys,
-                     {"log": lambda c: live_log(c["view"]["log"], 12)})
+                     {"log": lambda c, b: live_log(c["view"]["log"], 12, before=b)})
 
 
 def draw_host(context: Mapping[str, Any], before: LiveDrawing | None = None) -> LiveDrawing:

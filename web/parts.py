@@ -104,11 +104,13 @@ class LivePage:
     """One kind of live page: its template, and each part's key from the
     context it is drawn with (see the module's text; ``root`` is the root
     tag's).  ``drawn``: parts whose template says only a call to Python,
-    drawn by that call alone (no template context to make), e.g. the log."""
+    drawn by that call alone (no template context to make), e.g. the log;
+    it is given the part's text in the drawing before (or None), to build
+    on (see :meth:`ListedText.of`)."""
 
     template: str
     keys: Callable[[Mapping[str, Any]], Mapping[str, Hashable | None]]
-    drawn: Mapping[str, Callable[[Mapping[str, Any]], str]] = field(default_factory=dict)
+    drawn: Mapping[str, Callable[[Mapping[str, Any], str | None], str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -218,7 +220,7 @@ def draw_page(page: LivePage, context: Mapping[str, Any], state_no: int, before:
         return drawing
     def drawn(name: str) -> str:
         python = page.drawn.get(name)
-        return python(context) if python is not None else render_part(name)
+        return python(context, before.parts.get(name)) if python is not None else render_part(name)
 
     parts: dict[str, str] = {}
     for name, old in before.parts.items():
@@ -348,13 +350,34 @@ class ListedText(Markup):
 
     head: int
     items: tuple[tuple[str, int], ...]
+    #: False when no character of it is beyond the BMP (a page counts UTF-16
+    #: code units); True when one may be (a list built on another keeps its flag)
+    astral: bool
 
     @classmethod
-    def of(cls, head: str, items: list[tuple[str, str]], tail: str) -> ListedText:
-        """``head``, each item's text (a key, its text) in order, ``tail``."""
+    def of(cls, head: str, items: list[tuple[str, str]], tail: str, before: ListedText | None = None) -> ListedText:
+        """``head``, each item's text (a key, its text) in order, ``tail``.
+        With ``before`` (a list of the same head and tail), the items it
+        already holds are taken from its text, not joined again."""
+        keys = tuple(key for key, _text in items)
+        if before is not None and before.items and len(head) == before.head and before.startswith(head) \
+                and before.endswith(tail):
+            old_keys = tuple(key for key, _n in before.items)
+            came = next((i for i, key in enumerate(keys) if key == old_keys[0]), -1)
+            kept = len(keys) - came
+            if came >= 0 and keys[came:] == old_keys[:kept]:
+                fresh = items[:came]
+                kept_len = sum(n for _k, n in before.items[:kept])
+                made = cls(head + "".join(text for _key, text in fresh)
+                           + str.__getitem__(before, slice(before.head, before.head + kept_len)) + tail)
+                made.head = len(head)
+                made.items = tuple((key, len(text)) for key, text in fresh) + before.items[:kept]
+                made.astral = before.astral or any(_ASTRAL.search(text) for _key, text in fresh)
+                return made
         made = cls(head + "".join(text for _key, text in items) + tail)
         made.head = len(head)
         made.items = tuple((key, len(text)) for key, text in items)
+        made.astral = not made.isascii() and bool(_ASTRAL.search(made))
         return made
 
 
@@ -439,9 +462,16 @@ def _as_sent(old: str, new: str, found: list[tuple[int, int, str]]) -> str | lis
         return []
     if len(found) > MAX_EDITS or sum(len(t) + 16 for _s, _e, t in found) + EDIT_MARGIN >= len(new):
         return new
-    if not old.isascii() and _ASTRAL.search(old, 0, found[-1][1]):  # a page's script counts UTF-16 code units
+    if _astral(old, found[-1][1]):  # a page's script counts UTF-16 code units
         return [[_utf16(old, s), _utf16(old, e), t] for s, e, t in found]
     return [[s, e, t] for s, e, t in found]
+
+
+def _astral(text: str, end: int) -> bool:
+    """Whether ``text[:end]`` holds a character beyond the BMP (a list knows it of itself)."""
+    if isinstance(text, ListedText):
+        return text.astral and bool(_ASTRAL.search(text, 0, end))
+    return not text.isascii() and bool(_ASTRAL.search(text, 0, end))
 
 
 def apply_edits(old: str, change: str | list[list[Any]]) -> str:

@@ -228,7 +228,7 @@ SCREEN = LivePage("sandbox_screen_live.html", lambda c: {
     "board": board_key(c["view"], c["table"]),
     "log": log_part_key(c["view"]["log"], 6, False),
     "root": None,
-}, {"log": lambda c: live_log(c["view"]["log"], 6, False)})
+}, {"log": lambda c, b: live_log(c["view"]["log"], 6, False, b)})
 
 
 def draw_screen(box: Sandbox, context: dict[str, Any] | None = None, before: LiveDrawing | None = None

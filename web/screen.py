@@ -189,7 +189,7 @@ def _screen_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
 
 
 SCREEN = LivePage("screen_live.html", _screen_keys,
-                  {"log": lambda c: live_log(c["view"]["log"], 14)})
+                  {"log": lambda c, b: live_log(c["view"]["log"], 14, before=b)})
 
 
 def draw_screen(table: Table, context: Mapping[str, Any] | None = None, before: LiveDrawing | None = None

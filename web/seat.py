@@ -35,7 +35,7 @@ from web.dashboard import SeatTaken
 from web.lookback import render_look, step_base
 from web.memo import board_key, log_part_key
 from web.parts import LiveDrawing, LivePage
-from web.views import private_part, project, public_board
+from web.views import LOG_LIMIT, public_board
 
 bp = Blueprint("seat", __name__)
 
@@ -179,17 +179,15 @@ def seat_context(table: Table, seat: int, token: str, static: Mapping[str, Any] 
     d = dash()
     fixed = static if static is not None else seat_static(table, seat, token)
     finished = d.finished(table)
-    view = project(table, seat_viewer(seat))
+    # the seat's view: the table screen's board, and apart its secrets (only in its veiled private
+    # card, so peeking is needed to read them anywhere on the page)
+    view, private = table.seat_view(seat, LOG_LIMIT)
     actions = [] if finished else table.actions(Actor.of_seat(seat))
+    # "The table" on the phone: the public drawing every page shares (this state's own when the
+    # table moved on meanwhile)
     board = public_board(table, view["state_no"])
-    public = board["game_view"]
-    private = private_part(view["game_view"], public)
-    # "The table" on the phone: the public drawing; the seat's own secrets are only in its
-    # (veiled) private card, so peeking is needed to read them anywhere on the page
-    drawing = {k: public[k] if k in private else v for k, v in view["game_view"].items()
-               if k not in private or k in public}
-    if board["state_no"] != view["state_no"] or drawing != public:
-        board = {**view, "game_view": drawing}  # the table moved on meanwhile: this state's own
+    if board["state_no"] != view["state_no"]:
+        board = view
     your_turn = not finished and seat in view["awaiting"]
     seat_name = fixed["seat_name"]
     return {
@@ -227,7 +225,7 @@ def _seat_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
 
 
 SEAT = LivePage("seat_live.html", _seat_keys,
-                {"log": lambda c: live_log(c["view"]["log"], 10)})
+                {"log": lambda c, b: live_log(c["view"]["log"], 10, before=b)})
 
 
 def draw_seat(context: Mapping[str, Any], before: LiveDrawing | None = None) -> LiveDrawing:

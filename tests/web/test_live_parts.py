@@ -131,3 +131,26 @@ def test_a_log_that_moved_on_is_sent_as_its_new_entries() -> None:
     assert not isinstance(change, str) and [c[2] == "" for c in change] == [False, True]
     assert apply_edits(old, change) == full
     assert json.loads(json.dumps(change)) == change
+
+
+entry_texts = st.sampled_from(["<li>a</li>\n", "<li>\u00e9t\u00e9</li>\n", "<li>\U0001f3b2 six</li>\n", "<li>b</li>\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(old=st.lists(st.tuples(st.integers(0, 30), entry_texts), max_size=8),
+       new=st.lists(st.tuples(st.integers(0, 30), entry_texts), max_size=8))
+def test_a_log_built_on_its_last_drawing_is_the_log_joined_whole(
+        old: list[tuple[int, str]], new: list[tuple[int, str]]) -> None:
+    from web.parts import ListedText
+
+    def items(entries: list[tuple[int, str]]) -> list[tuple[str, str]]:
+        # a key names its text, as an entry's key does (its content)
+        return [(f"{n}:{text}", text) for n, text in entries]
+
+    before = ListedText.of("<ol>\n", items(old), "</ol>")
+    whole = ListedText.of("<ol>\n", items(new), "</ol>")
+    built = ListedText.of("<ol>\n", items(new), "</ol>", before)
+    assert str(built) == str(whole)
+    assert (built.head, built.items) == (whole.head, whole.items)
+    assert whole.astral == ("\U0001f3b2" in whole)
+    assert built.astral >= whole.astral  # it may only say "look" where there is nothing
