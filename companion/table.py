@@ -447,6 +447,11 @@ class Table:
             if kept is not None and kept[0] is self._state:
                 return kept[1]
             hints = [h.to_json() for h in self.game.actions(self._state, actor)]
+            if kept is not None:
+                # a hint as it was at the state before is that same object: a page
+                # that keyed or drew it then finds it by identity, not by reading it
+                before = {(h["command"], h["label"]): h for h in kept[1]}
+                hints = [_same_or(before.get((h["command"], h["label"])), h) for h in hints]
             if len(self._hints) >= HINTS_KEPT:
                 self._hints.clear()
             self._hints[actor] = (self._state, hints)
@@ -815,6 +820,12 @@ class Room:
 
 #: the longest seat name (it has to fit a phone's header and the table screen)
 MAX_NAME = 24
+
+
+def _same_or(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """``old`` when it says all ``new`` says (the hint as the state before
+    offered it, the same object again), else ``new``."""
+    return old if old is not None and old == new else new
 
 
 def _seats(seats: Sequence[Seat | Mapping[str, str] | str], colours: tuple[str, ...]) -> list[Seat]:
