@@ -11,6 +11,7 @@ every table's state lives in it.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import logging
 import os
@@ -184,6 +185,11 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    # what is alive now (modules, compiled templates, the tables brought
+    # back) lives as long as the process: the collector's full passes, over
+    # months, skip it instead of walking it again each time
+    gc.collect()
+    gc.freeze()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -59,6 +59,8 @@ from web.memo import (
     MemoExtension,
     action_key,
     board_key,
+    field_key,
+    form_id,
     log_entry_key,
     memo_url_for,
     part_key,
@@ -77,6 +79,7 @@ from web.parts import (
 from web.rulebook import marked_pieces
 from web.seeds import blocks as seed_blocks
 from web.server import TAKE
+from web.views import unshown
 
 STALE_MESSAGE = "Someone moved first: here is the table now."
 T = TypeVar("T")
@@ -226,6 +229,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         state_field=state_field,
         state_value=state_value,
         live_log=live_log,
+        unshown=unshown,
     )
     # a game's own templates take their words from the game (web/pagewords.py)
     app.jinja_env.globals["game_words"] = lambda game_key: page_words(
@@ -237,6 +241,8 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
     app.jinja_env.globals["log_entry_key"] = log_entry_key
     app.jinja_env.globals["part_key"] = part_key
     app.jinja_env.globals["action_key"] = action_key
+    app.jinja_env.globals["form_id"] = form_id
+    app.jinja_env.globals["field_key"] = field_key
     # the pages' own code builds its links through the same memory as the
     # templates (a phone's live page built five each time, ~0.1 ms)
     remembered = memo_url_for(app.url_for)

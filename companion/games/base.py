@@ -28,7 +28,7 @@ import copy
 import enum
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -161,6 +161,25 @@ class Field:
             "maximum": self.maximum,
             "default": self.default,
         }
+
+
+class LastMade(Generic[M]):
+    """The last hint (or any immutable value) made, kept with what it was
+    made from: a one-place memory for what the pages ask for at every state
+    and that changes rarely (Money Maker's correction form, its card
+    choices).  The key is compared with ``==``, which for the components
+    is a check of identity; two threads racing only make it twice."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Hashable, M] | None = None
+
+    def get(self, key: Hashable, make: Callable[[], M]) -> M:
+        last = self._last  # one read: another thread may put its own
+        if last is not None and last[0] == key:
+            return last[1]
+        value = make()
+        self._last = (key, value)
+        return value
 
 
 @dataclass(frozen=True)

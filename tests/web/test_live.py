@@ -446,6 +446,38 @@ def test_forms_and_log_entries_drawn_at_one_state_serve_the_next_with_its_own_nu
     assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
 
 
+def test_a_form_whose_numbers_changed_keeps_its_field_ids_and_draws_only_the_changed_field(
+        app: Flask, host: FlaskClient) -> None:
+    """A bank's gold changes the most it may give in a deal: the deal form
+    is drawn again, but its fields keep their ids (form_id) and only the
+    changed field is drawn anew, so the page's edit is that field."""
+    import re
+
+    tid = open_table(host, "money-maker", ["Ann", "Bob", "Cy"])
+    table = dashboard_of(app).room.get(tid)
+    bob = phone(app, tid, 1)
+    parts = app.jinja_env.memo_parts  # type: ignore[attr-defined]
+
+    def fields() -> set[str]:
+        return {k for k in parts.kept() if k.startswith("field:")}
+
+    def deal_form(page: str) -> str:
+        start = page.index('data-key="deal')
+        return page[start:page.index("</form>", start)]
+
+    first = bob.get(f"/s/{tid}/1/live").text
+    before = fields()
+    gold = int(re.search(r'name="f\.give\.gold"[^>]* max="(\d+)"', first).group(1))  # type: ignore[union-attr]
+    table.submit(Command(HOST, "grant", {"seat": "Bob", "gold": 4}, table.state_no))
+    page = bob.get(f"/s/{tid}/1/live").text
+    assert f'max="{gold + 4}"' in deal_form(page) and f'max="{gold}"' not in deal_form(page)
+    ids_before, ids_after = re.findall(r' id="([^"]+)"', deal_form(first)), re.findall(r' id="([^"]+)"', deal_form(page))
+    assert ids_before and ids_before == ids_after
+    assert len(fields() - before) == 1  # the gold field alone was drawn again
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
 def test_the_host_s_card_list_and_the_city_rings_are_drawn_again_only_when_they_change(
         app: Flask, host: FlaskClient) -> None:
     """Two big parts most moves leave alone: the host's list of the deck's

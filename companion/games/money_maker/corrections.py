@@ -34,7 +34,7 @@ from companion.corrections import (
 from companion.corrections import hint as correction_hint
 from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand
-from companion.games.base import ActionHint, Choice, Field
+from companion.games.base import ActionHint, Choice, Field, LastMade
 from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
 from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
@@ -188,18 +188,15 @@ def host_hint(state: MoneyMakerState) -> ActionHint:
     and which banks are still in, so it is made again only when those change
     (the host's page asks for it at every state)."""
     live = tuple(b.seat for b in state.banks if not b.bankrupt)
-    global _host_hint_kept
-    kept = _host_hint_kept  # one read: another table's thread may put its own
-    if kept is not None and kept[0] is state.comp and kept[1] == state.names and kept[2] == live:
-        return kept[3]
-    blocks = tuple(Choice(b.id, says("block_of_ring", block=b.id, ring=r.name)) for r in state.comp.rings for b in r.blocks)
-    block_field = Field("block", says("field_block"), "choice", blocks, default=blocks[0].value if blocks else None)
-    hint = correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0,
-                           moves_money=True)
-    _host_hint_kept = (state.comp, state.names, live, hint)
-    return hint
+
+    def make() -> ActionHint:
+        blocks = tuple(Choice(b.id, says("block_of_ring", block=b.id, ring=r.name)) for r in state.comp.rings for b in r.blocks)
+        block_field = Field("block", says("field_block"), "choice", blocks, default=blocks[0].value if blocks else None)
+        return correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0,
+                               moves_money=True)
+
+    return _host_hint.get((state.comp, state.names, live), make)
 
 
-#: the last correction form made, with what it was made from (a hint is immutable)
-_host_hint_kept: tuple[Any, tuple[str, ...], tuple[int, ...], ActionHint] | None = None
+_host_hint: LastMade[ActionHint] = LastMade()
 

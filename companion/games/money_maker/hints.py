@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.commands import Actor, ActorKind, Command
 from companion.errors import IllegalMove, NotYourTurn, Refusal
-from companion.games.base import ActionHint, Choice, Field
+from companion.games.base import ActionHint, Choice, Field, LastMade
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.components import MARKETS
 from companion.games.money_maker.corrections import host_hint as correction_hint
@@ -124,12 +124,7 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
     out: list[ActionHint] = []
     drawing = state.phase == DRAW or (state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start)
     if drawing:
-        choices = tuple(
-            Choice(k.code, says("card_left", name=k.name, left=state.deck.get(k.code, 0)))
-            for k in state.comp.investments
-            if state.deck.get(k.code, 0) > 0
-        )
-        out.append(ActionHint("draw", says("hint_card_opened"), fields=(Field("card", says("field_card"), "choice", choices),)))
+        out.append(_draw_hint.get((state.comp, tuple(state.deck.items())), lambda: _draw(state)))
     expected = roll_expected(state)
     sector_choices = tuple(Choice(f, f) for f in state.comp.sector_faces)
     if expected == "turn":
@@ -158,6 +153,20 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
             )
         )
     return out
+
+
+def _draw(state: MoneyMakerState) -> ActionHint:
+    """The card opened from the pile: a choice of the kinds still in it."""
+    choices = tuple(
+        Choice(k.code, says("card_left", name=k.name, left=state.deck.get(k.code, 0)))
+        for k in state.comp.investments
+        if state.deck.get(k.code, 0) > 0
+    )
+    return ActionHint("draw", says("hint_card_opened"), fields=(Field("card", says("field_card"), "choice", choices),))
+
+
+#: the draw form, made again only when the pile changed (the host's page asks at every state)
+_draw_hint: LastMade[ActionHint] = LastMade()
 
 
 def _degrade_label(state: MoneyMakerState, seat: int, *, host: bool) -> str:
