@@ -23,7 +23,6 @@ from markupsafe import Markup, escape
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: what stands for a veiled number: the same for every number (its width tells nothing)
 VEIL_DOTS = "••"
-_VEILED = Markup('<span class="secret-num">{}</span><span class="veil-dots">{}</span>')
 
 
 def veil_numbers(text: Any) -> Markup:
@@ -34,11 +33,21 @@ def veil_numbers(text: Any) -> Markup:
     at = 0
     for match in _NUMBER.finditer(raw):
         out.append(escape(raw[at:match.start()]))
-        out.append(_VEILED.format(match.group(), VEIL_DOTS))
+        # a number is digits, dots and commas: nothing in it to escape
+        out.append(f'<span class="secret-num">{match.group()}</span><span class="veil-dots">{VEIL_DOTS}</span>')
         at = match.end()
     out.append(escape(raw[at:]))
-    return Markup("").join(out)
+    return Markup("".join(out))
+
+
+def words(text: Any, veil: bool = False) -> Markup:
+    """Words that may carry a seat's secret number, as a page draws them:
+    on the seat's own page (``veil``) each number veiled until the player
+    peeks, elsewhere the words escaped.  A function, not a macro: every
+    form's label, range and reason goes through it."""
+    return veil_numbers(text) if veil else escape(text)
 
 
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["veil"] = veil_numbers
+    app.jinja_env.globals["words"] = words
