@@ -6,6 +6,7 @@ The history replays the table's active moves from the setup, like
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -25,6 +26,20 @@ COLOURS = {
     "pink": "#e87ab5",  # a Money Maker bank (without it, pink fell back to blue, like the blue bank)
 }
 FALLBACK = ("#e0433a", "#3a78e0", "#e8c21a", "#2fa84f", "#777777", "#f08a24")
+
+
+def colours_by_name(players: Any, seats: Any) -> dict[str, str]:
+    """Each player's CSS colour by name (a bank, a company): the colour of
+    the seat it plays from (``seat``: its index into the view's ``seats``),
+    or that seat's fallback."""
+    out: dict[str, str] = {}
+    for p in players if isinstance(players, list | tuple) else ():
+        if not isinstance(p, Mapping) or "name" not in p:
+            continue
+        seat = p.get("seat")
+        seat_row = seats[seat] if isinstance(seat, int) and isinstance(seats, list | tuple) and 0 <= seat < len(seats) else None
+        out[str(p["name"])] = css_colour(seat_row.get("colour", "") if isinstance(seat_row, Mapping) else "", seat)
+    return out
 
 
 def css_colour(name: object, index: object) -> str:

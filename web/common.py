@@ -39,7 +39,7 @@ from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
 from companion.table import Table
 from web.addresses import Addresses
-from web.chart import COLOURS, cached_history, css_colour, svg_chart
+from web.chart import COLOURS, cached_history, colours_by_name, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
 from web.live import (
@@ -212,6 +212,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
     app.jinja_env.globals.update(
         csrf_token=csrf_token,
         css_colour=css_colour,
+        colours_by_name=colours_by_name,
         colours=COLOURS,
         FIELD_PREFIX=FIELD_PREFIX,
         humanize=humanize,

@@ -350,6 +350,8 @@ class ListedText(Markup):
 
     head: int
     items: tuple[tuple[str, int], ...]
+    #: where its items end (its tail starts)
+    end: int
     #: False when no character of it is beyond the BMP (a page counts UTF-16
     #: code units); True when one may be (a list built on another keeps its flag)
     astral: bool
@@ -372,11 +374,13 @@ class ListedText(Markup):
                            + str.__getitem__(before, slice(before.head, before.head + kept_len)) + tail)
                 made.head = len(head)
                 made.items = tuple((key, len(text)) for key, text in fresh) + before.items[:kept]
+                made.end = len(made) - len(tail)
                 made.astral = before.astral or any(_ASTRAL.search(text) for _key, text in fresh)
                 return made
         made = cls(head + "".join(text for _key, text in items) + tail)
         made.head = len(head)
         made.items = tuple((key, len(text)) for key, text in items)
+        made.end = len(made) - len(tail)
         made.astral = not made.isascii() and bool(_ASTRAL.search(made))
         return made
 
@@ -385,26 +389,33 @@ def listed_edits(old: ListedText, new: ListedText) -> list[tuple[int, int, str]]
     """The edits of a list whose items moved on at its front (new ones
     came, the last ones went: a log, newest first), from the items' keys;
     None when it changed otherwise."""
-    if old.head != new.head or old[:old.head] != new[:new.head] or not old.items:
+    head = old.head
+    if head != new.head or not old.items or not str.startswith(new, _plain(old, 0, head)):
         return None
     first = old.items[0][0]
     came = next((i for i, (key, _n) in enumerate(new.items) if key == first), None)
     if came is None:
         return None
     kept = len(new.items) - came
-    if new.items[came:] != old.items[:kept] or old[old.head + sum(n for _k, n in old.items):] != \
-            new[new.head + sum(n for _k, n in new.items):]:
+    if new.items[came:] != old.items[:kept] or not str.endswith(new, _plain(old, old.end, len(old))) \
+            or len(new) - new.end != len(old) - old.end:
         return None
-    at = old.head
+    lengths = [n for _k, n in old.items]
     inserted = sum(n for _k, n in new.items[:came])
-    kept_len = sum(n for _k, n in old.items[:kept])
-    dropped = sum(n for _k, n in old.items[kept:])
+    kept_len = sum(lengths[:kept])
+    dropped = sum(lengths[kept:])
     out: list[tuple[int, int, str]] = []
     if inserted:
-        out.append((at, at, str.__getitem__(new, slice(at, at + inserted))))
+        out.append((head, head, _plain(new, head, head + inserted)))
     if dropped:
-        out.append((at + kept_len, at + kept_len + dropped, ""))
+        out.append((head + kept_len, head + kept_len + dropped, ""))
     return out
+
+
+def _plain(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` as a plain ``str`` (slicing ``Markup`` makes
+    ``Markup`` again, at Python speed)."""
+    return str.__getitem__(text, slice(start, end))
 
 
 #: edits kept by the texts they join (a board's change is the same for every page showing it)
@@ -438,9 +449,11 @@ def _edits_of(old: str, new: str) -> str | list[list[Any]]:
         listed = listed_edits(old, new)
         if listed is not None:
             return _as_sent(old, new, listed)
-    p = _common_prefix(old, new)
-    t = _common_suffix(old, new, min(len(old), len(new)) - p)
-    old_mid, new_mid = old[p:len(old) - t], new[p:len(new) - t]
+    # plain text: Markup's own slicing and searching run at Python speed
+    old_text, new_text = str.__str__(old), str.__str__(new)
+    p = _common_prefix(old_text, new_text)
+    t = _common_suffix(old_text, new_text, min(len(old), len(new)) - p)
+    old_mid, new_mid = old_text[p:len(old) - t], new_text[p:len(new) - t]
     if not old_mid and not new_mid:
         return []
     found: list[tuple[int, int, str]] | None = None
