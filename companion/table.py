@@ -156,8 +156,6 @@ class Table:
         self.store = store
         self._log = log if log is not None else TableLog(entries)
         self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self._nudges = 0
         self._listeners: list[Listener] = []
         self._watchers: list[Callable[[Table], None]] = []
         self._origin = origin
@@ -493,7 +491,6 @@ class Table:
                 self._since_snap = 0
             self._state = outcome.state
             accepted = Accepted(entry.seq, self.state_no, tuple(outcome.explanations))
-            self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
 
@@ -535,7 +532,6 @@ class Table:
                 self._keep(snap)
             self._state = new_state
             accepted = Accepted(entry.seq, self.state_no, tuple(lines))
-            self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
 
@@ -560,7 +556,6 @@ class Table:
             self.store.append(self.id, entry)
             self._log.append(entry)
             accepted = Accepted(entry.seq, self.state_no, (line,))
-            self._changed.notify_all()
         self._tell_listeners(accepted)
         return accepted
 
@@ -589,30 +584,23 @@ class Table:
         """Call ``watcher(table)`` whenever the table changes or is nudged
         (what the live pages' hub listens to).  It may be called with the
         table's lock held: it must only take note.  Returns the way to stop."""
-        with self._lock:
-            self._watchers.append(watcher)
-
-        def unwatch() -> None:
-            with self._lock:
-                if watcher in self._watchers:
-                    self._watchers.remove(watcher)
-
-        return unwatch
-
-    def _tell_watchers(self) -> None:
-        for watcher in list(self._watchers):
-            watcher(self)
+        return self._follow(self._watchers, watcher)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(table, accepted)`` after each accepted entry (the
+        hardware's screen, the room's bookkeeping).  Returns the way to stop."""
+        return self._follow(self._listeners, listener)
+
+    def _follow(self, followers: list[Any], follower: Any) -> Callable[[], None]:
         with self._lock:
-            self._listeners.append(listener)
+            followers.append(follower)
 
-        def unsubscribe() -> None:
+        def stop() -> None:
             with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+                if follower in followers:
+                    followers.remove(follower)
 
-        return unsubscribe
+        return stop
 
     def _tell_listeners(self, accepted: Accepted) -> None:
         with self._lock:
@@ -621,21 +609,15 @@ class Table:
             listener(self, accepted)
         self._tell_watchers()
 
-    def wait_for_change(self, seen: int, timeout: float) -> int:
-        """Block until the state number differs from ``seen``, :meth:`nudge`
-        is called, or ``timeout`` seconds pass; returns the current state
-        number."""
-        with self._changed:
-            nudges = self._nudges
-            self._changed.wait_for(lambda: self.state_no != seen or self._nudges != nudges, timeout=timeout)
-            return self.state_no
+    def _tell_watchers(self) -> None:
+        with self._lock:
+            watchers = list(self._watchers)
+        for watcher in watchers:
+            watcher(self)
 
     def nudge(self) -> None:
-        """Wake everyone in :meth:`wait_for_change` without a new state: something
-        around the table changed (a phone took or lost a seat) and they look again."""
-        with self._changed:
-            self._nudges += 1
-            self._changed.notify_all()
+        """Something around the table changed without a new state (a phone
+        took or lost a seat): its watchers look again."""
         self._tell_watchers()
 
 

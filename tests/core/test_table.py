@@ -174,15 +174,20 @@ def test_unknown_game(room: Room) -> None:
         room.open_table("chess", ["Ann", "Bob"])
 
 
-def test_listeners_and_waiting_see_each_change(room: Room) -> None:
+def test_listeners_and_watchers_see_each_change(room: Room) -> None:
     table = room.open_table("tally", ["Ann", "Bob"])
     seen: list[int] = []
+    watched: list[int] = []
     stop = table.subscribe(lambda t, accepted: seen.append(accepted.state_no))
+    unwatch = table.watch(lambda t: watched.append(t.state_no))
     table.submit(add(0, 1))
-    assert table.wait_for_change(0, timeout=0.01) == 1
+    table.nudge()  # no new state: the watchers look again, the listeners hear nothing
     stop()
     table.submit(add(1, 1))
+    unwatch()
+    table.submit(add(0, 1))
     assert seen == [1]
+    assert watched == [1, 1, 2]
 
 
 @settings(max_examples=60, deadline=None)
