@@ -29,9 +29,11 @@ SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 FETCH = {"X-Requested-With": "fetch"}
 
 
-def make_app(room: Room, **extra: Any) -> Flask:
+def make_app(room: Room, *, keepalive: float = 0.3, poll: float = 0.05, **extra: Any) -> Flask:
+    """The dashboard over ``room`` for tests (keep-alives and polls quick
+    unless a test needs them out of the way)."""
     config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
-                       keepalive=0.3, poll=0.05, seeds_dir=SEEDS if SEEDS.is_dir() else None, **extra)
+                       keepalive=keepalive, poll=poll, seeds_dir=SEEDS if SEEDS.is_dir() else None, **extra)
     return create_app(config)
 
 

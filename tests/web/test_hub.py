@@ -20,7 +20,7 @@ from web.live import LiveHub, ws_accept
 from web.parts import FollowedPage
 from web.server import CappedServer
 
-from .conftest import FETCH, JOIN, PIN, SEEDS, csrf, login, open_table, phone
+from .conftest import FETCH, JOIN, PIN, SEEDS, csrf, login, make_app, open_table, phone
 from .test_live import serve, wait_until
 
 
@@ -93,9 +93,7 @@ class Page:
 
 @pytest.fixture
 def live(room: Room) -> Iterator[tuple[Flask, CappedServer, FlaskClient, str]]:
-    config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
-                       keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
-    app = create_app(config)
+    app = make_app(room, keepalive=60.0, poll=30.0)
     server, thread = serve(app, max_connections=40)
     host = app.test_client()
     login(host)

@@ -22,12 +22,12 @@ from flask.testing import FlaskClient
 
 from companion.commands import HOST, Actor, Command
 from companion.table import Room
-from web import WebConfig, create_app, dashboard_of
+from web import dashboard_of
 from web.live import SHARED_CSRF, LiveHub, accepts_gzip
 from web.parts import STATE_MARK, STEP_MARK, filled
 from web.server import BUSY_TEXT, FD_RESERVE, CappedServer, CompanionHandler, usable_cap
 
-from .conftest import JOIN, PIN, SEEDS, csrf, login, open_table, phone
+from .conftest import csrf, login, make_app, open_table, phone
 from .test_private import StreamReader, data_of
 
 
@@ -188,9 +188,7 @@ def served(room: Room) -> Iterator[tuple[Flask, CappedServer, str]]:
     """A real server on loopback whose pages would look again only every
     30 s and get a keep-alive every 60 s: what frees a closed page sooner
     is the server noticing the client left."""
-    config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
-                       keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
-    app = create_app(config)
+    app = make_app(room, keepalive=60.0, poll=30.0)
     server, thread = serve(app)
     host = app.test_client()
     login(host)
@@ -531,9 +529,7 @@ def test_a_storm_of_transient_connections_is_paced_and_live_streams_never_are(
 
     monkeypatch.setattr(server_module, "TRANSIENT_MAX", 1)
     monkeypatch.setattr(server_module, "PACE_WAIT", 0.4)
-    config = WebConfig(room=room, host_pin=PIN, join_code=JOIN, secret_key="k" * 40, testing=True,
-                       keepalive=60.0, poll=30.0, seeds_dir=SEEDS if SEEDS.is_dir() else None)
-    app = create_app(config)
+    app = make_app(room, keepalive=60.0, poll=30.0)
     server, thread = serve(app, max_connections=20)
     host = app.test_client()
     login(host)
