@@ -579,13 +579,6 @@ def live_page(template: str, drawing: LiveDrawing, **context: Any) -> str:
     return render_template(template, live_html=Markup(html), live_socket=TAKE in request.environ, **context)
 
 
-def marks_event() -> str:
-    """A stream's first event: the placeholders of its drawings, which the
-    page replaces with its CSRF token and the state number (they are new at
-    every start of the companion, and a page outlives a restart)."""
-    return sse_event("marks", json.dumps({"csrf": SHARED_CSRF, "state": STATE_MARK, "step": STEP_MARK}))
-
-
 def fragment(drawing: LiveDrawing) -> Response:
     """A live fragment on its own (the page's script asks for it when it has
     no stream), this viewer's CSRF token put in."""
