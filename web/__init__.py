@@ -121,10 +121,11 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
     app.extensions["companion.live"] = LiveHub(app, keepalive=cfg.keepalive, poll=cfg.poll)
 
-    from web import common, host, sandbox, screen, seat, station, veil
+    from web import common, host, pieces, sandbox, screen, seat, station, veil
 
     common.init_app(app, log_requests=cfg.access_log)
     veil.init_app(app)
+    pieces.init_app(app)
     app.register_blueprint(screen.bp)
     app.register_blueprint(seat.bp)
     app.register_blueprint(host.bp)

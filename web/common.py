@@ -507,11 +507,13 @@ def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
              before: str | None = None) -> Markup:
     """A live page's log: its newest ``limit`` entries, newest first, put
     together from each entry drawn once for every page (``log_entry`` in
-    macros.html; ``steps``: each with its step link, whose base the page
+    web/pieces.py; ``steps``: each with its step link, whose base the page
     puts in, :data:`web.parts.STEP_MARK`): from one state to the next only
     the new entry is drawn, and every page that shows the same entries
     shares the drawing.  ``before``: the log as the page's drawing before
     showed it, whose entries are kept as they were joined."""
+    from web.pieces import log_entry  # web/pieces.py draws with this module's helpers
+
     shown = entries[::-1][:limit] if limit > 0 else []
     if not shown:
         return Markup('<ol class="log-list">\n  <li class="muted">Nothing has happened yet.</li>\n</ol>')
@@ -522,8 +524,7 @@ def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
         key = log_entry_key(entry, "live" if steps else "")
         drawn = kept.get(key) if key else None
         if drawn is None:
-            macro = env.get_template("macros.html").module.log_entry  # type: ignore[attr-defined]
-            drawn = str(macro(entry, STEP_MARK if steps else None)) + "\n"
+            drawn = str(log_entry(entry, STEP_MARK if steps else None)) + "\n"
             if key:
                 kept.put(key, drawn)
         items.append((key or f"seq:{entry.get('seq')}:{id(entry)}", drawn))
@@ -548,19 +549,19 @@ def draw(page: LivePage, context: Mapping[str, Any], state_no: int, before: Live
     """A live page drawn in parts, for every viewer of the view to share
     (web/parts.py): whole, or from ``before`` (a drawing of the same view)
     only the parts that changed.  ``state_no`` is the state it shows."""
-    app = current_app
-    env = app.jinja_env
+    env = current_app.jinja_env
     made: list[Any] = []
 
+    # a drawing every viewer shares reads no request, session or ``g``: its
+    # templates get the view's context and the environment's globals alone
+    # (Flask's context processors, which add those three, ran at every drawing)
     def whole(template: str, values: Mapping[str, Any]) -> str:
-        return render_template(template, **values)
+        return env.get_template(template).render(values)
 
     def part(name: str) -> str:
         template = env.get_template(page.template)
         if not made:  # the template's context, made once for the parts this drawing draws
-            values = dict(context)
-            app.update_template_context(values)
-            made.append(template.new_context(values))
+            made.append(template.new_context(dict(context)))
         return "".join(template.blocks[name](made[0]))
 
     drawing = shared_render(lambda: draw_page(page, context, state_no, before, whole, part,
