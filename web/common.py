@@ -503,6 +503,9 @@ def shared_render(render: Callable[[], T]) -> T:
         g.shared_render, g.dom_ids = before
 
 
+_LOG_HEAD, _LOG_TAIL = '<ol class="log-list">\n', "</ol>"
+
+
 def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
              before: str | None = None) -> Markup:
     """A live page's log: its newest ``limit`` entries, newest first, put
@@ -517,20 +520,26 @@ def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
     shown = entries[::-1][:limit] if limit > 0 else []
     if not shown:
         return Markup('<ol class="log-list">\n  <li class="muted">Nothing has happened yet.</li>\n</ol>')
-    env = current_app.jinja_env
-    kept = env.memo_parts  # type: ignore[attr-defined]
+    kept = current_app.jinja_env.memo_parts  # type: ignore[attr-defined]
+    base = "live" if steps else ""
+    keys = [log_entry_key(entry, base) for entry in shown]
+    named = tuple(key or f"seq:{entry.get('seq')}:{id(entry)}" for key, entry in zip(keys, shown, strict=True))
+    listed = before if isinstance(before, ListedText) else None
+    # the entries the page's log already holds are taken from it (ListedText.of): only those that came are drawn
+    came = ListedText.came_before(named, _LOG_HEAD, _LOG_TAIL, listed)
     items: list[tuple[str, str]] = []
-    for entry in shown:
-        key = log_entry_key(entry, "live" if steps else "")
+    for n, (key, entry) in enumerate(zip(keys, shown, strict=True)):
+        if came is not None and n >= came:
+            items.append((named[n], ""))
+            continue
         drawn = kept.get(key) if key else None
         if drawn is None:
             drawn = str(log_entry(entry, STEP_MARK if steps else None)) + "\n"
             if key:
                 kept.put(key, drawn)
-        items.append((key or f"seq:{entry.get('seq')}:{id(entry)}", drawn))
+        items.append((named[n], drawn))
     # a list, so a page gets the new entries (and loses the oldest) as edits found from the keys
-    return ListedText.of('<ol class="log-list">\n', items, "</ol>",
-                         before if isinstance(before, ListedText) else None)
+    return ListedText.of(_LOG_HEAD, items, _LOG_TAIL, listed)
 
 
 def state_value(state_no: int) -> str:

@@ -49,6 +49,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask.ctx import RequestContext
+
 from web.parts import SHARED_CSRF, STATE_MARK, STEP_MARK, LiveDrawing
 
 __all__ = ["SHARED_CSRF", "Channel", "ChannelSpec", "LiveHub", "RenderCounts", "ViewKey"]
@@ -362,7 +364,7 @@ class LiveHub:
         kept["wsgi.input"] = _EMPTY
         kept["wsgi.errors"] = environ.get("wsgi.errors")
         kept["wsgi.url_scheme"] = environ.get("wsgi.url_scheme", "http")
-        made = self._contexts[alike] = self.app.request_context(kept)
+        made = self._contexts[alike] = KeptRequest(self.app, kept)
         if len(self._contexts) > IDLE_VIEWS_KEPT:
             self._contexts.pop(next(iter(self._contexts)))
         return made
@@ -686,6 +688,17 @@ _EMPTY = _Empty()
 
 
 # WebSocket -------------------------------------------------------------------------
+class KeptRequest(RequestContext):
+    """A request context the hub enters again at every change (a view's
+    drawings, its pages' actions): its address is matched the first time
+    only (Flask matches it at every push: nine times per action with a
+    full table)."""
+
+    def match_request(self) -> None:
+        if self.request.url_rule is None and self.request.routing_exception is None:
+            super().match_request()
+
+
 def ws_frame(text: str) -> bytes:
     """One unmasked text frame (a server's), the message whole."""
     data = text.encode("utf-8")

@@ -361,28 +361,40 @@ class ListedText(Markup):
         """``head``, each item's text (a key, its text) in order, ``tail``.
         With ``before`` (a list of the same head and tail), the items it
         already holds are taken from its text, not joined again."""
-        keys = tuple(key for key, _text in items)
-        if before is not None and before.items and len(head) == before.head and before.startswith(head) \
-                and before.endswith(tail):
-            old_keys = tuple(key for key, _n in before.items)
-            came = next((i for i, key in enumerate(keys) if key == old_keys[0]), -1)
-            kept = len(keys) - came
-            if came >= 0 and keys[came:] == old_keys[:kept]:
-                fresh = items[:came]
-                kept_len = sum(n for _k, n in before.items[:kept])
-                made = cls(head + "".join(text for _key, text in fresh)
-                           + str.__getitem__(before, slice(before.head, before.head + kept_len)) + tail)
-                made.head = len(head)
-                made.items = tuple((key, len(text)) for key, text in fresh) + before.items[:kept]
-                made.end = len(made) - len(tail)
-                made.astral = before.astral or any(_ASTRAL.search(text) for _key, text in fresh)
-                return made
+        came = cls.came_before(tuple(key for key, _text in items), head, tail, before)
+        if came is not None and before is not None:
+            kept = len(items) - came
+            fresh = items[:came]
+            kept_len = sum(n for _k, n in before.items[:kept])
+            made = cls(head + "".join(text for _key, text in fresh)
+                       + str.__getitem__(before, slice(before.head, before.head + kept_len)) + tail)
+            made.head = len(head)
+            made.items = tuple((key, len(text)) for key, text in fresh) + before.items[:kept]
+            made.end = len(made) - len(tail)
+            made.astral = before.astral or any(_ASTRAL.search(text) for _key, text in fresh)
+            return made
         made = cls(head + "".join(text for _key, text in items) + tail)
         made.head = len(head)
         made.items = tuple((key, len(text)) for key, text in items)
         made.end = len(made) - len(tail)
         made.astral = not made.isascii() and bool(_ASTRAL.search(made))
         return made
+
+    @staticmethod
+    def came_before(keys: tuple[str, ...], head: str, tail: str, before: ListedText | None) -> int | None:
+        """How many of the items named ``keys`` came in front of those
+        ``before`` holds (the list moved on at its front: the items after
+        them are its first ones, in order), or None when it changed
+        otherwise.  :meth:`of` takes the items after them from ``before``,
+        so their texts need not be given."""
+        if before is None or not before.items or len(head) != before.head or not before.startswith(head) \
+                or not before.endswith(tail):
+            return None
+        first = before.items[0][0]
+        came = next((i for i, key in enumerate(keys) if key == first), -1)
+        if came < 0 or keys[came:] != tuple(key for key, _n in before.items[:len(keys) - came]):
+            return None
+        return came
 
 
 def listed_edits(old: ListedText, new: ListedText) -> list[tuple[int, int, str]] | None:
