@@ -152,7 +152,8 @@ class Table:
         #: what every viewer's view shares, at the state it was worked out for (Table.view)
         self._common: tuple[Any, int, dict[str, Any]] | None = None
         #: each actor's hints at the state they were worked out for (Table.actions)
-        self._hints: dict[Actor, tuple[Any, list[dict[str, Any]]]] = {}
+        #: (the state, the hints, what they read of it: Game.hint_inputs)
+        self._hints: dict[Actor, tuple[Any, list[dict[str, Any]], object | None]] = {}
         self.store = store
         self._log = log if log is not None else TableLog(entries)
         self._lock = threading.RLock()
@@ -439,10 +440,18 @@ class Table:
     def actions(self, actor: Actor) -> list[dict[str, Any]]:
         """What ``actor`` may do now, as hints: worked out once per state and
         actor (every live page asks at every state, and an action's form is
-        checked against them).  Shared: read them, never change them."""
+        checked against them), and not again while what they read of the
+        state is unchanged (:meth:`Game.hint_inputs`).  Shared: read them,
+        never change them."""
         with self._lock:
             kept = self._hints.get(actor)
             if kept is not None and kept[0] is self._state:
+                return kept[1]
+            # the hints of a state before, when the game says they read nothing that changed
+            # (a state, once the table's, is never changed: what it read stays as it was)
+            inputs = self.game.hint_inputs(self._state, actor)
+            if kept is not None and inputs is not None and kept[2] == inputs:
+                self._hints[actor] = (self._state, kept[1], inputs)
                 return kept[1]
             hints = [h.to_json() for h in self.game.actions(self._state, actor)]
             if kept is not None:
@@ -452,7 +461,7 @@ class Table:
                 hints = [_same_or(before.get((h["command"], h["label"])), h) for h in hints]
             if len(self._hints) >= HINTS_KEPT:
                 self._hints.clear()
-            self._hints[actor] = (self._state, hints)
+            self._hints[actor] = (self._state, hints, inputs)
             return hints
 
     # changing -----------------------------------------------------------------

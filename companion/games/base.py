@@ -440,6 +440,18 @@ class Game(ABC, Generic[S, M]):
     def actions(self, state: S, actor: Actor) -> list[ActionHint]:
         """What ``actor`` (a seat, the host or chance) could do now."""
 
+    def hint_inputs(self, state: S, actor: Actor) -> object | None:
+        """All that :meth:`actions` reads of ``state`` for ``actor``, as a
+        value compared with ``==``, when the game can name it cheaply; None
+        (the default) when it cannot.  A table whose state moved on, but
+        gives ``actor`` inputs equal to those its hints were worked out
+        from, keeps those hints (with a full table a move mostly changes one
+        seat's lot, and every seat's page asks for its hints at every state).
+        Leaving something out offers stale buttons: name too much rather
+        than too little.  The contract tests hold equal inputs to equal hints
+        over random games."""
+        return None
+
     @abstractmethod
     def score(self, state: S) -> ScoreSheet:
         """The score sheet now (provisional until the game is over)."""

@@ -48,6 +48,14 @@ class Played:
     citations: list[tuple[Citation, str]] = field(default_factory=list)
     #: the states a leak check looked at
     leak_checks: int = 0
+    #: hints found equal to another state's by their inputs (Game.hint_inputs)
+    hints_reused: int = 0
+
+
+#: one state's hint inputs and hints, per actor
+HintRecord = dict[Actor, tuple[object, list[dict[str, Any]]]]
+#: the states before that a state's hint inputs are compared with
+HINT_STATES_KEPT = 30
 
 
 # filling a hint's fields ------------------------------------------------------------------------
@@ -106,6 +114,7 @@ def random_game(store: Store, key: str, seed: int, steps: int, *, undo_every: in
     seats = rng.randint(probe.min_seats, min(probe.max_seats, 4))
     table = room.open_table(key, list(NAMES[:seats]), start_seat=rng.randrange(seats))
     played = Played(table)
+    hinted: list[HintRecord] = []
     for option in table.game.options:
         for reading in option.readings:
             played.citations += [(q, f"option {option.key}={reading.key}") for q in reading.quotes]
@@ -116,6 +125,7 @@ def random_game(store: Store, key: str, seed: int, steps: int, *, undo_every: in
             check_no_leak(table)
             played.leak_checks += 1
         check_awaiting(table)
+        played.hints_reused += check_hint_inputs(table, hinted)
         candidates = _candidates(table, rng)
         for actor in (HOST, CHANCE, *(Actor.of_seat(s) for s in range(seats))):
             for hint in table.game.actions(table.state, actor):
@@ -146,6 +156,34 @@ def random_game(store: Store, key: str, seed: int, steps: int, *, undo_every: in
         if end:
             table.submit(Command(HOST, "end", {"reason": "the contract test ends here"}))
     return played
+
+
+def check_hint_inputs(table: Table, hinted: list[HintRecord]) -> int:
+    """Equal hint inputs, equal hints (:meth:`Game.hint_inputs`): each
+    actor's hints at this state are the hints of every recent state whose
+    inputs for it were equal (a table would offer those).  Returns how
+    many earlier states' inputs were equal (so a test can see it met some);
+    ``hinted`` keeps the recent states' records."""
+    game, state = table.game, table.state
+    seats = len(table.seat_names)
+    now: HintRecord = {}
+    for actor in (*(Actor.of_seat(s) for s in range(seats)), HOST, CHANCE):
+        inputs = game.hint_inputs(state, actor)
+        # what the table offers (kept from a state before, maybe) is what the game offers now
+        assert table.actions(actor) == [h.to_json() for h in game.actions(state, actor)], \
+            f"{game.key}: the table offers {actor} other hints than the game"
+        if inputs is not None:
+            now[actor] = (copy.deepcopy(inputs), [h.to_json() for h in game.actions(state, actor)])
+    equal = 0
+    for before in hinted:
+        for actor, (inputs, hints) in now.items():
+            if actor in before and before[actor][0] == inputs:
+                assert before[actor][1] == hints, \
+                    f"{game.key}: {actor} was given the same hint inputs and other hints: {before[actor][1]} / {hints}"
+                equal += 1
+    hinted.append(now)
+    del hinted[:-HINT_STATES_KEPT]
+    return equal
 
 
 def check_awaiting(table: Table) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.commands import Actor, Command
+from companion.commands import Actor, ActorKind, Command
 from companion.errors import SetupError
 from companion.games.base import (
     ActionHint,
@@ -125,6 +125,11 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
 
     def actions(self, state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
         return hints.hints(state, actor)
+
+    def hint_inputs(self, state: MoneyMakerState, actor: Actor) -> object | None:
+        if actor.kind is ActorKind.SEAT and actor.seat is not None:
+            return hints.seat_hint_inputs(state, actor.seat)
+        return None  # the host's and chance's hints read the reserve and every vault
 
     def score(self, state: MoneyMakerState) -> ScoreSheet:
         return score_sheet(state)

@@ -36,6 +36,7 @@ from companion.games.money_maker.state import (
     PAYMENT,
     TRADE,
     UNSETTLED,
+    Bank,
     MoneyMakerState,
     card_kind,
     card_name,
@@ -101,6 +102,27 @@ def hints(state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
     ):
         out.extend(_seat_hints(state, actor.seat))
     return [_verified(state, actor, h) for h in out]
+
+
+#: what a seat's hints never read of the state: the Gold Reserve (only the
+#: host's grant and correction check it) and the host's corrections of it
+_NOT_READ_BY_SEATS = frozenset({"banks", "reserve", "gold_corrected"})
+
+
+def seat_hint_inputs(state: MoneyMakerState, seat: int) -> tuple[Any, ...]:
+    """All that seat ``seat``'s hints read (:func:`hints`, with the checks
+    that verify them): the whole state but the Gold Reserve and the gold in
+    other banks' vaults, which no step of its own checks (a grant to another
+    bank leaves its hints as they were).  With a deal offered, every vault:
+    accepting one checks that the other bank still holds what it gives."""
+    rest = tuple(v for k, v in state.__dict__.items() if k not in _NOT_READ_BY_SEATS)
+    if state.offers:
+        return rest, tuple(state.banks)
+    return rest, tuple(b if i == seat else _without_gold(b) for i, b in enumerate(state.banks))
+
+
+def _without_gold(bank: Bank) -> tuple[Any, ...]:
+    return tuple(v for k, v in bank.__dict__.items() if k != "gold")
 
 
 def _verified(state: MoneyMakerState, actor: Actor, hint: ActionHint) -> ActionHint:
