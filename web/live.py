@@ -174,6 +174,10 @@ class LiveHub:
         self._inbox: list[tuple[str, Any]] = []
         self._thread: threading.Thread | None = None
         self._wake_w = -1
+        #: a byte is in the wake pipe that the hub has not taken its inbox after
+        self._woken = False
+        #: while the hub handles what one wait brought: the pages written to, sent at its end
+        self._corked: set[Channel] | None = None
         self._views: dict[ViewKey, LiveView] = {}
         self._channels: set[Channel] = set()
         self._watching: dict[int, tuple[Any, Callable[[], None]]] = {}
@@ -239,6 +243,11 @@ class LiveHub:
                     return  # no page is open: nothing to look at or end
                 self._start()
             self._inbox.append((what, item))
+            # the hub takes its inbox before it waits again: woken once, or (its own
+            # thread: a page's action changed a table) not at all
+            if self._woken or (self._thread is not None and self._thread.ident == threading.get_ident()):
+                return
+            self._woken = True
             fd = self._wake_w
         if fd >= 0:
             with contextlib.suppress(BlockingIOError, OSError):
@@ -249,6 +258,7 @@ class LiveHub:
         os.set_blocking(r, False)
         os.set_blocking(w, False)
         self._wake_w = w
+        self._woken = False
         self._thread = threading.Thread(target=self._run, args=(r, w), name="companion-live", daemon=True)
         self._thread.start()
 
@@ -263,11 +273,14 @@ class LiveHub:
                 while True:
                     now = time.monotonic()
                     timeout = max(0.0, min(next_poll, self._next_keepalive(now)) - now)
-                    for key, events in self._sel.select(timeout):
+                    ready = self._sel.select(timeout)
+                    # what this wait brought is handled whole before anything is sent: a
+                    # page that acted gets its answer and its new view in one write
+                    self._corked = set()
+                    for key, events in ready:
                         if key.data is None:
                             with contextlib.suppress(BlockingIOError, OSError):
-                                while os.read(wake_r, 4096):
-                                    pass
+                                os.read(wake_r, 4096)  # one byte per wake (_put), a few at most
                             continue
                         self._ready(key.data, events)
                     self._take_inbox()
@@ -277,6 +290,7 @@ class LiveHub:
                         next_poll = now + self.poll
                     self._refresh()
                     self._keep_alive(now)
+                    self._uncork()
                     if self._channels:
                         idle_from = now
                     elif now - idle_from > IDLE_EXIT:
@@ -305,6 +319,7 @@ class LiveHub:
     def _take_inbox(self) -> None:
         with self._lock:
             inbox, self._inbox = self._inbox, []
+            self._woken = False
         for what, item in inbox:
             if what == "open":
                 self._open(item)
@@ -528,7 +543,7 @@ class LiveHub:
             view.drawing = drawing
         drawing = view.drawing
         for channel in list(view.channels):
-            if channel.shown is drawing or channel.gone:
+            if channel.shown is drawing or channel.gone or channel.closing:
                 continue
             if channel.shown is not None:
                 self.counts.shared += 1
@@ -574,10 +589,10 @@ class LiveHub:
             self._send(channel, event.encode("utf-8"))
 
     def _send(self, channel: Channel, data: bytes) -> None:
-        if channel.gone or channel.sock is None or not data:
-            return
+        if channel.gone or channel.closing or channel.sock is None or not data:
+            return  # (a closing page is sent what it was written before, then nothing)
         channel.last_sent = time.monotonic()
-        if channel.out:
+        if channel.out or self._corked is not None:
             channel.out += data
         else:
             try:
@@ -593,7 +608,20 @@ class LiveHub:
             if len(channel.out) > BACKLOG_MAX:
                 self._drop(channel)  # it stopped reading: its page reconnects and gets the view whole
                 return
-            self._want_write(channel, True)
+            if self._corked is not None and not channel.writing:
+                self._corked.add(channel)  # sent once the hub has handled what it woke for
+            else:
+                self._want_write(channel, True)
+
+    def _uncork(self) -> None:
+        """Send what the pages were written while the hub handled one wait."""
+        corked, self._corked = self._corked, None
+        for channel in corked or ():
+            if channel.gone:
+                continue
+            self._flush(channel)
+            if channel.out and not channel.gone:
+                self._want_write(channel, True)  # the rest when its socket takes it
 
     def _flush(self, channel: Channel) -> None:
         if channel.sock is None or channel.gone:
