@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.commands import Actor, ActorKind, Command
+from companion.commands import Actor, Command
 from companion.errors import SetupError
 from companion.games.base import (
     ActionHint,
@@ -127,9 +127,7 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
         return hints.hints(state, actor)
 
     def hint_inputs(self, state: MoneyMakerState, actor: Actor) -> object | None:
-        if actor.kind is ActorKind.SEAT and actor.seat is not None:
-            return hints.seat_hint_inputs(state, actor.seat)
-        return None  # the host's and chance's hints read the reserve and every vault
+        return hints.hint_inputs(state, actor)
 
     def score(self, state: MoneyMakerState) -> ScoreSheet:
         return score_sheet(state)

@@ -104,21 +104,24 @@ def hints(state: MoneyMakerState, actor: Actor) -> list[ActionHint]:
     return [_verified(state, actor, h) for h in out]
 
 
-#: what a seat's hints never read of the state: the Gold Reserve (only the
-#: host's grant and correction check it) and the host's corrections of it
-_NOT_READ_BY_SEATS = frozenset({"banks", "reserve", "gold_corrected"})
+#: what no actor's hints read of the state: the Gold Reserve (only the host's
+#: grant and correction check it, and neither is checked for a hint) and the
+#: host's corrections of it
+_NOT_READ_BY_HINTS = frozenset({"banks", "reserve", "gold_corrected"})
 
 
-def seat_hint_inputs(state: MoneyMakerState, seat: int) -> tuple[Any, ...]:
-    """All that seat ``seat``'s hints read (:func:`hints`, with the checks
-    that verify them): the whole state but the Gold Reserve and the gold in
-    other banks' vaults, which no step of its own checks (a grant to another
-    bank leaves its hints as they were).  With a deal offered, every vault:
-    accepting one checks that the other bank still holds what it gives."""
-    rest = tuple(v for k, v in state.__dict__.items() if k not in _NOT_READ_BY_SEATS)
+def hint_inputs(state: MoneyMakerState, actor: Actor) -> tuple[Any, ...]:
+    """All that ``actor``'s hints read (:func:`hints`, with the checks that
+    verify them): the whole state but the Gold Reserve and the gold in the
+    vaults (a seat's own vault but no other's), which no hint's check reads:
+    a grant to one bank leaves every other actor's hints as they were.  With
+    a deal offered, every vault: accepting one checks that the other bank
+    still holds what it gives."""
+    rest = tuple(v for k, v in state.__dict__.items() if k not in _NOT_READ_BY_HINTS)
     if state.offers:
         return rest, tuple(state.banks)
-    return rest, tuple(b if i == seat else _without_gold(b) for i, b in enumerate(state.banks))
+    own = actor.seat if actor.kind is ActorKind.SEAT else None
+    return rest, tuple(b if i == own else _without_gold(b) for i, b in enumerate(state.banks))
 
 
 def _without_gold(bank: Bank) -> tuple[Any, ...]:
