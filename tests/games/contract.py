@@ -5,8 +5,9 @@
 fields filled at random (sometimes out of range, so refusals are met too),
 submitted through :class:`companion.table.Table`, with the dice and the
 host's undo.  The checks (replay = live, undo, no hidden-value leak, every
-citation resolves, every documented command parses) read what it met.  A
-new game registered in :data:`companion.games.GAMES` gets them for free.
+citation resolves, every documented command parses, equal hint inputs give
+equal hints) read what it met.  A new game registered in
+:data:`companion.games.GAMES` gets them for free.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ passes them, a new game gets them for free by being registered.
 * every citation met (explanation lines, refusals, hints, the options'
   quotes) opens a passage of the text it names, and its quote, if any, is
   one the text holds;
+* equal hint inputs, equal hints (``Game.hint_inputs``), and the table
+  offers what the game offers;
 * every command in the game's doc parses;
 * the seats the game awaits can each do something (an enabled hint).
 
