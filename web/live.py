@@ -259,6 +259,7 @@ class LiveHub:
         os.set_blocking(w, False)
         self._wake_w = w
         self._woken = False
+        self._corked = None
         self._thread = threading.Thread(target=self._run, args=(r, w), name="companion-live", daemon=True)
         self._thread.start()
 
@@ -273,6 +274,8 @@ class LiveHub:
                 while True:
                     now = time.monotonic()
                     timeout = max(0.0, min(next_poll, self._next_keepalive(now)) - now)
+                    if self._inbox:  # put by this thread itself, which writes no wake-up byte
+                        timeout = 0.0
                     ready = self._sel.select(timeout)
                     # what this wait brought is handled whole before anything is sent: a
                     # page that acted gets its answer and its new view in one write
