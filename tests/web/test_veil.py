@@ -33,7 +33,7 @@ from .play import Party, play, seat_up
 #: purses to plant, the first that stands nowhere yet and is above the step
 #: numbers to come (a game that took long to reach its moment, its dice rolled
 #: by software, has passed the small ones: the odd numbers up to 999 follow)
-SECRETS = (87, 89, 93, 97, 187, 193, 197, 287, 293, *range(301, 1000, 2))
+SECRETS: tuple[int, ...] = (87, 89, 93, 97, 187, 193, 197, 287, 293, *range(301, 1000, 2))
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
