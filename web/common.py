@@ -223,7 +223,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         is_mapping=lambda v: isinstance(v, Mapping),
         is_list=lambda v: isinstance(v, list | tuple),
         is_table=is_table,
-        to_json=lambda v: json.dumps(v, sort_keys=True, default=str),
+        to_json=to_json,
         score_chart=score_chart,
         store_banner=store_banner,
         dom_id=dom_id,
@@ -286,6 +286,12 @@ def clock(at: Any) -> str:
         return time.strftime("%H:%M:%S", time.localtime(float(at)))
     except (TypeError, ValueError, OverflowError, OSError):
         return ""
+
+
+def to_json(value: Any) -> str:
+    """A value as a form carries it (sorted, so equal values give the same
+    text: a form's ``data-key``, its arguments)."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def actor_label(actor: Any, source: Any = "") -> str:

@@ -722,8 +722,8 @@ _EMPTY = _Empty()
 class KeptRequest(RequestContext):
     """A request context the hub enters again at every change (a view's
     drawings, its pages' actions): its address is matched the first time
-    only (Flask matches it at every push: nine times per action with a
-    full table)."""
+    only (Flask matches it at every push: at every change, and again for
+    every action a page sends)."""
 
     def match_request(self) -> None:
         if self.request.url_rule is None and self.request.routing_exception is None:

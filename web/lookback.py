@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import render_template, url_for
 
-from companion.games.base import TABLE_SCREEN, Viewer, ViewerKind
+from companion.games.base import TABLE_SCREEN, Viewer, ViewerKind, private_part
 from companion.lookback import Look, look_back
 from companion.table import Table
 from web.common import dash
-from web.views import private_part, public_drawing
+from web.views import public_drawing
 
 
 def sides(table: Table, look: Look, viewer: Viewer) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:

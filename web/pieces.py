@@ -18,14 +18,13 @@ changes them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, url_for
 from markupsafe import Markup, escape
 
-from web.common import actor_label, csrf_token, dom_id, state_field, unique_citations
+from web.common import actor_label, csrf_token, dom_id, state_field, to_json, unique_citations
 from web.forms import FIELD_PREFIX
 from web.memo import action_key, field_key, form_id
 from web.veil import words
@@ -39,12 +38,6 @@ WORDS = {
     "up_to": "up to {high}",
     "look_back": "Look back at step {seq}",
 }
-
-
-def _json(value: Any) -> str:
-    """A hint's arguments as its form carries them (sorted, so equal
-    arguments give the same ``data-key``)."""
-    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _text(value: Any) -> str:
@@ -101,7 +94,7 @@ def action(h: Mapping[str, Any], url: str, state_no: int, actor: str = "", veil:
     veiled until the player peeks (web/veil.py)."""
     form = action_form(h, url, state_no, actor, veil)
     if h.get("enabled") and len(h.get("fields") or ()) > 2:
-        return Markup(f'<details class="act-more" data-key="{_text(h.get("command"))}{_text(_json(h.get("args")))}">\n'
+        return Markup(f'<details class="act-more" data-key="{_text(h.get("command"))}{_text(to_json(h.get("args")))}">\n'
                       f'  <summary class="big button">{words(h.get("label"), veil)} …</summary>\n'
                       f"  {form}\n</details>\n")
     return form
@@ -124,7 +117,7 @@ def action_form(h: Mapping[str, Any], url: str, state_no: int, actor: str = "", 
 
 def _form_body(h: Mapping[str, Any], url: str, actor: str, veil: bool, key: str) -> str:
     money, enabled, fields = bool(h.get("moves_money")), bool(h.get("enabled")), h.get("fields") or ()
-    command, args = _text(h.get("command")), _text(_json(h.get("args")))
+    command, args = _text(h.get("command")), _text(to_json(h.get("args")))
     classes = "act" + (" money" if money else "") + ("" if enabled else " disabled") + (" has-fields" if fields else "")
     confirm = ("data-confirm-label" if veil else f'data-confirm="{_text(h.get("label"))}"') if money else ""
     out = [f'<form class="{classes}" method="post" action="{_text(url)}"\n{confirm} data-key="{command}{args}">\n'

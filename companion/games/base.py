@@ -343,6 +343,12 @@ class DieFace:
     face: str
 
 
+def private_part(mine: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
+    """What only a seat sees: the top-level parts of its view that the
+    table screen's view does not have (or has otherwise)."""
+    return {k: v for k, v in mine.items() if k not in public or public[k] != v}
+
+
 class Game(ABC, Generic[S, M]):
     """One game's rules.  Subclasses set the class attributes and implement the
     abstract methods; :mod:`companion.games` registers them by ``key``."""
@@ -432,9 +438,7 @@ class Game(ABC, Generic[S, M]):
         Worked out here from the two views; a game that can say it directly
         does so more cheaply (the live pages ask for every seat at every
         state), and the contract tests hold the two to each other."""
-        mine = self.view(state, seat_viewer(seat))
-        public = self.view(state, TABLE_SCREEN)
-        return {k: v for k, v in mine.items() if k not in public or public[k] != v}
+        return private_part(self.view(state, seat_viewer(seat)), self.view(state, TABLE_SCREEN))
 
     @abstractmethod
     def actions(self, state: S, actor: Actor) -> list[ActionHint]:

@@ -44,3 +44,15 @@ def test_no_live_page_shows_more_log_entries_than_it_is_given() -> None:
             shown[path.name] = max(shown.get(path.name, 0), int(n))
     assert shown.pop("record.html") > LOG_LIMIT  # the game record: Table.view whole, not project
     assert shown and max(shown.values()) <= LOG_LIMIT, shown
+
+
+def test_unshown_lists_what_dictsort_and_rejectattr_would() -> None:
+    from jinja2 import Environment
+
+    from web.views import unshown
+
+    template = Environment().from_string("{{ (view|dictsort|rejectattr(0, 'in', shown)|list) == expected }}")
+    view = {"Phase": 1, "banks": [1], "a": 2, "Zeta": 3, "meter": {"x": 1}, "b": None, "turn": 4, "zz": "x"}
+    for shown in ([], ["phase", "banks", "meter", "turn"], list(view), ["a", "Zeta", "nothing"]):
+        expected = [tuple(item) for item in unshown(view, shown)]
+        assert template.render(view=view, shown=shown, expected=expected) == "True", shown

@@ -139,6 +139,7 @@ def private_view(state: MoneyMakerState, seat: int) -> dict[str, Any]:
     """What a seat's view adds to the table screen's: its own vault."""
     return {"you": vault_json(state, seat)} if 0 <= seat < state.seats else {}
 
+
 def before_first_turn(state: MoneyMakerState) -> bool:
     if state.phase == FIRST_AUCTION:
         return True
