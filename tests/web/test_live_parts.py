@@ -152,5 +152,10 @@ def test_a_log_built_on_its_last_drawing_is_the_log_joined_whole(
     built = ListedText.of("<ol>\n", items(new), "</ol>", before)
     assert str(built) == str(whole)
     assert (built.head, built.items) == (whole.head, whole.items)
+    # the items after those that came need no text (a live log leaves them undrawn)
+    fresh = items(new)
+    came = ListedText.came_before(tuple(k for k, _t in fresh), "<ol>\n", "</ol>", before)
+    undrawn = [(k, t if came is None or i < came else "") for i, (k, t) in enumerate(fresh)]
+    assert str(ListedText.of("<ol>\n", undrawn, "</ol>", before)) == str(whole)
     assert whole.astral == ("\U0001f3b2" in whole)
     assert built.astral >= whole.astral  # it may only say "look" where there is nothing
