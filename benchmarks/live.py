@@ -47,7 +47,7 @@ from typing import Any
 
 from benchmarks.load import Browser, end_process, free_port, percentile
 from benchmarks.pi_budget import SOURCE, budget
-from benchmarks.report import table, tree_at, write_section
+from benchmarks.report import commit, measured_now, table, tree_at, write_section
 from benchmarks.wsclient import WsClient, WsClosed, WsLive
 
 REPO = Path(__file__).resolve().parent.parent
@@ -728,7 +728,7 @@ def report(results: dict[str, dict[str, Any]], skipped: dict[str, str], load_not
         "A Money Maker table of six banks on 127.0.0.1; every live client reads its stream as a browser "
         "does (gzip offered); one action is the host granting a bank a gold (a fsync'd SQLite commit). "
         "60 clients are the eight pages of the table (TV, six phones, host) opened round-robin, so several "
-        "tabs show each view. Each server in its own process over a fresh store; the same run measures all:\n\n"
+        "tabs show each view. Each server in its own process over a fresh store; a full run measures all (measures taken again since are named below the table):\n\n"
         + variants + skip + "\n\n" + table(headers, rows)
         + f"\n\nServer CPU is user + system time of the server's process tree from `/proc` (minus its idle "
         f"rate), so it holds on a loaded machine; one 30 s run of it still varies by about ±15 % here, so this "
@@ -764,8 +764,8 @@ def main(argv: list[str]) -> int:
         saved = json.loads(RESULTS.read_text())
         text = report(saved["results"], saved["skipped"], saved["load_note"])
         print(text)
-        if not args.no_write:
-            write_section("live", "Live screens at scale (benchmarks/live.py)", text)
+        if not args.no_write:  # the figures are as they were taken, when and where they were
+            write_section("live", "Live screens at scale (benchmarks/live.py)", text, saved.get("measured"))
         return 0
     signal.signal(signal.SIGTERM, _stop)  # a stopped run still stops its servers (their finally blocks)
     chosen = [v for v in VARIANTS if not args.only or v.name in args.only.split(",")]
@@ -818,9 +818,11 @@ def main(argv: list[str]) -> int:
         # the table's columns in the variants' order, whichever were taken again
         results = {v.name: results[v.name] for v in VARIANTS if v.name in results} | results
     load_note = f"load average {load_before:.1f} at the start and {os.getloadavg()[0]:.1f} at the end on 2 cores"
-    if args.again and RESULTS.exists():
-        load_note = f"{json.loads(RESULTS.read_text())['load_note']}; {args.measures} taken again: {load_note}"
-    RESULTS.write_text(json.dumps({"results": results, "skipped": skipped, "load_note": load_note}, default=str))
+    if args.again and RESULTS.exists():  # the heading's commit is this run's: say which figures it took
+        load_note = (f"{json.loads(RESULTS.read_text())['load_note']}; {args.measures} taken again"
+                     f"{' for ' + args.only if args.only else ''} at commit {commit()}: {load_note}")
+    RESULTS.write_text(json.dumps({"results": results, "skipped": skipped, "load_note": load_note,
+                                   "measured": measured_now()}, default=str))
     text = report(results, skipped, load_note)
     print(text)
     if not args.no_write and not args.quick:

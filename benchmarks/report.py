@@ -59,12 +59,18 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join(lines)
 
 
-def write_section(name: str, title: str, body: str) -> Path:
-    """Replace (or add) the section ``name`` of docs/benchmarks.md."""
-    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+def measured_now() -> str:
+    """When and at which commit, as a section's heading line says it."""
+    return f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} at commit {commit()}"
+
+
+def write_section(name: str, title: str, body: str, measured: str | None = None) -> Path:
+    """Replace (or add) the section ``name`` of docs/benchmarks.md;
+    ``measured``: when and where its figures were taken (default: now,
+    here), for a section written again from kept results."""
     section = (
         f"<!-- {name}:start -->\n## {title}\n\n"
-        f"Measured {stamp} at commit {commit()} on: {machine()}.\n\n{body.strip()}\n<!-- {name}:end -->"
+        f"Measured {measured or measured_now()} on: {machine()}.\n\n{body.strip()}\n<!-- {name}:end -->"
     )
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else HEADER
     pattern = re.compile(rf"<!-- {re.escape(name)}:start -->.*?<!-- {re.escape(name)}:end -->", re.S)
