@@ -157,7 +157,7 @@ def entry_for(table: Table, entry: LogEntry, viewer: Viewer, undone: set[int]) -
     """A log entry as ``viewer`` may see it: only the lines meant for it (an
     entry whose every line is private to another seat says only who acted)."""
     seat = viewer.seat_or_none
-    lines = [Explanation.from_json(raw) for raw in entry.explanations]
+    lines = [Explanation.from_json(raw, table.words) for raw in entry.explanations]
     visible = [line.to_json() for line in lines if line.visible_to(seat)]
     return {
         "seq": entry.seq,

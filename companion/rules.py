@@ -8,10 +8,12 @@ quotes and the table picks one at setup.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.messages import meaning
 
 #: The rule texts, by their short number.  ``Citation.seed`` uses the short
 #: number; :func:`seed_file` gives the full file name.
@@ -72,6 +74,11 @@ SHARED_PLACE = Citation("core", "A tie the texts do not break")
 class Explanation:
     """One line a player can read aloud, with the rules it applied.
 
+    ``text`` is its words as drawn now; ``said`` what it means (a catalog key
+    and its values, :mod:`companion.messages`), which is what the log and a
+    record keep.  A line stored before lines were kept as meaning has only
+    its words (``said`` is ``None``) and keeps showing them.
+
     ``audience`` is ``None`` for a public line, or the seats that may see it
     (a World of Waste draft pick is seen only by the seat that picked).
     """
@@ -79,6 +86,7 @@ class Explanation:
     text: str
     citations: tuple[Citation, ...] = ()
     audience: frozenset[int] | None = None
+    said: Mapping[str, Any] | None = None
 
     def render(self) -> str:
         if not self.citations:
@@ -90,6 +98,7 @@ class Explanation:
         return self.audience is None or (seat is not None and seat in self.audience)
 
     def to_json(self) -> dict[str, Any]:
+        """The line as a viewer's page shows it (its words, drawn)."""
         out: dict[str, Any] = {
             "text": self.text,
             "line": self.render(),
@@ -99,22 +108,47 @@ class Explanation:
             out["audience"] = sorted(self.audience)
         return out
 
+    def to_store(self) -> dict[str, Any]:
+        """The line as the log and a record keep it: what it means (its key
+        and values), its citations and its audience; never its words, unless
+        it was stored as words before."""
+        out: dict[str, Any] = {"say": dict(self.said)} if self.said is not None else {"text": self.text}
+        out["citations"] = [_stored_citation(c) for c in self.citations]
+        if self.audience is not None:
+            out["audience"] = sorted(self.audience)
+        return out
+
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Explanation:
+    def from_json(cls, raw: Mapping[str, Any], words: Callable[[Any], str] | None = None) -> Explanation:
+        """A stored line; ``words`` draws a line stored as meaning (without
+        it, the line's key stands for its words)."""
         cites = tuple(
             Citation(c["seed"], c["section"], c.get("quote", "")) for c in raw.get("citations", [])
         )
         audience = raw.get("audience")
+        said = raw.get("say")
+        if isinstance(said, dict):
+            text = words(said) if words is not None else str(said.get("key", ""))
+            return cls(text, cites, None if audience is None else frozenset(audience), said)
         return cls(raw["text"], cites, None if audience is None else frozenset(audience))
+
+
+def _stored_citation(c: Citation) -> dict[str, str]:
+    out = {"seed": c.seed, "section": c.section}
+    if c.quote:
+        out["quote"] = c.quote
+    return out
 
 
 def say(text: str, *citations: Citation, audience: Iterable[int] | None = None) -> Explanation:
     """Shorthand for a public (or, with ``audience``, private) explanation
-    line.  Each (seed, section) is cited once, the first citation winning."""
+    line.  Each (seed, section) is cited once, the first citation winning.
+    ``text`` said through a catalog (:class:`companion.messages.Said`) is
+    kept as what it means."""
     unique: dict[tuple[str, str], Citation] = {}
     for c in citations:
         unique.setdefault((c.seed, c.section), c)
-    return Explanation(text, tuple(unique.values()), None if audience is None else frozenset(audience))
+    return Explanation(text, tuple(unique.values()), None if audience is None else frozenset(audience), meaning(text))
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,8 @@ from companion.games.base import (
     seat_viewer,
 )
 from companion.memory import give_back
-from companion.rules import Citation, Explanation, cite, resolve_options
+from companion.messages import CORE, Said
+from companion.rules import Citation, Explanation, cite, resolve_options, say
 from companion.settings import idle_days_setting
 from companion.snapshots import Snapshot
 from companion.store import LogEntry, Store, StoredSnapshot, StoredTable
@@ -156,6 +157,8 @@ class Table:
         self._hints: dict[Actor, tuple[Any, list[dict[str, Any]], object | None]] = {}
         self.store = store
         self._log = log if log is not None else TableLog(entries)
+        self._terms: Mapping[str, Mapping[str, str]] | None = None
+        self._log.words = self.words
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._watchers: list[Callable[[Table], None]] = []
@@ -168,6 +171,13 @@ class Table:
         self._snaps: list[Snapshot] = []
         self._since_snap = 0
         self._state = self._rebuild()
+
+    def words(self, said: Any) -> str:
+        """The words of a line stored as meaning, drawn from the game's
+        catalog with the seats' names."""
+        if self._terms is None:
+            self._terms = self.game.terms(self.config.edition)
+        return self.game.words.draw(said, self.config.seat_names(), self._terms)
 
     @classmethod
     def load(cls, stored: StoredTable, store: Store, *, snapshot_every: int = snapshots.EVERY) -> Table:
@@ -482,7 +492,7 @@ class Table:
                 args=dict(command.args),
                 source=command.source,
                 at=time.time(),
-                explanations=tuple(e.to_json() for e in outcome.explanations),
+                explanations=tuple(e.to_store() for e in outcome.explanations),
             )
             over = bool(self.game.is_over(outcome.state))
             # a snapshot every few moves, and of the final state (a finished
@@ -518,8 +528,9 @@ class Table:
             first = targets[0].seq
             after, base = self._base(first - 1)
             new_state, _ = self._advance(base, after, frozenset(t.seq for t in targets))
-            why = f" ({reason})" if reason else ""
-            lines = [Explanation(f"The host undid step {t.seq}: {self.public_summary(t)}{why}", (UNDO_RULE,)) for t in targets]
+            why = CORE.says("core.undid_why", reason=reason) if reason else ""
+            lines = [say(CORE.says("core.undid", step=t.seq, summary=self.public_summary(t), why=why), UNDO_RULE)
+                     for t in targets]
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="undo",
@@ -527,7 +538,7 @@ class Table:
                 name="undo",
                 args={"undoes": [t.seq for t in targets], "reason": reason},
                 at=time.time(),
-                explanations=tuple(e.to_json() for e in lines),
+                explanations=tuple(e.to_store() for e in lines),
             )
             # the state after the undo is a snapshot too (a second undo starts
             # from it); those made after the first step taken back are stale
@@ -552,7 +563,7 @@ class Table:
             raise InvalidCommand(f"a note is 1 to {MAX_NOTE} characters")
         with self._lock:
             self._refuse_if_read_only()
-            line = Explanation(text, tuple(citations))
+            line = say(text if isinstance(text, Said) else CORE.says("core.note", text=text), *citations)
             entry = LogEntry(
                 seq=self.state_no + 1,
                 kind="note",
@@ -560,7 +571,7 @@ class Table:
                 name=name,
                 args={},
                 at=time.time(),
-                explanations=(line.to_json(),),
+                explanations=(line.to_store(),),
             )
             self.store.append(self.id, entry)
             self._log.append(entry)
@@ -578,8 +589,8 @@ class Table:
         name alone would tell the table that a secret offer was changed)."""
         for line in self._log.lines(entry.seq):
             if line.audience is None:
-                return line.text
-        return f"a private step by {self.actor_label(entry.actor)}"
+                return Said.stored(line.text, line.said) if line.said is not None else line.text
+        return CORE.says("core.private_step", actor=self.actor_label(entry.actor))
 
     def _refuse_if_stale(self, seen: int | None) -> None:
         if seen is not None and seen != self.state_no:

@@ -12,6 +12,7 @@ record, a sandbox, a test) holds them all from the start.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from companion.rules import Explanation
 from companion.store import LogEntry
@@ -40,6 +41,8 @@ class TableLog:
         #: each entry's explanation lines, parsed on first use
         self._lines: list[tuple[Explanation, ...] | None] = [None] * len(kinds)
         self._private: dict[int, bool] = {}
+        #: draws a line stored as meaning in words (the table sets it: its game's catalog)
+        self.words: Callable[[Any], str] | None = None
         self.undone: set[int] = set()
         for undo in undos:
             self._put(undo)
@@ -98,7 +101,7 @@ class TableLog:
     def lines(self, seq: int) -> tuple[Explanation, ...]:
         lines = self._lines[seq - 1]
         if lines is None:
-            lines = self._lines[seq - 1] = tuple(Explanation.from_json(raw) for raw in self.entry(seq).explanations)
+            lines = self._lines[seq - 1] = tuple(Explanation.from_json(raw, self.words) for raw in self.entry(seq).explanations)
         return lines
 
     def private(self, seq: int) -> bool:

@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion import record
 from companion.commands import CHANCE, HOST, Actor, Command
+from companion.messages import CORE
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
@@ -646,7 +647,7 @@ def free(table_id: str, seat: int) -> BaseResponse:
 
 
 #: the audited line an export of a running game writes into the log
-EXPORT_LINE = "The host exported the game record (it holds every seat's secrets)"
+EXPORT_LINE = CORE.says("core.exported")
 EXPORT_RULE = cite("core", "Exporting a running game")
 
 

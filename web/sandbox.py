@@ -63,7 +63,7 @@ def every_line(box: Sandbox) -> list[dict[str, Any]]:
     undone = table.undone_seqs()
     out: list[dict[str, Any]] = []
     for entry in table.entries:
-        lines = [Explanation.from_json(raw).to_json() for raw in entry.explanations]
+        lines = [Explanation.from_json(raw, table.words).to_json() for raw in entry.explanations]
         out.append({
             "seq": entry.seq,
             "kind": entry.kind,

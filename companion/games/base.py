@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path, merge, read_json_object
 from companion.errors import IllegalMove, Refusal, SetupError
+from companion.messages import CORE, Catalog, seat_names
 from companion.rules import Citation, Explanation, RuleOption
 
 S = TypeVar("S")
@@ -73,7 +74,9 @@ class TableConfig:
     position: Mapping[str, Any] = field(default_factory=dict)
 
     def seat_names(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.seats)
+        """The seats' names, each knowing its seat (a sentence that names a
+        seat stores the seat, :class:`companion.messages.SeatName`)."""
+        return seat_names(s.name for s in self.seats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -366,6 +369,9 @@ class Game(ABC, Generic[S, M]):
 
     #: the game's component data file, beside its module (``None``: no data file)
     data_file: ClassVar[str | None] = None
+    #: the game's sentences (its words module's ``WORDS``): what draws a
+    #: stored line's meaning in words (:mod:`companion.messages`)
+    words: ClassVar[Catalog] = CORE
 
     def default_edition(self) -> dict[str, Any]:
         """The shipped component data (the game's data file), unmodified."""
@@ -393,6 +399,13 @@ class Game(ABC, Generic[S, M]):
         if problems:
             raise EditionError(path, problems)
         return merged
+
+    def terms(self, edition: Mapping[str, Any]) -> Mapping[str, Mapping[str, str]]:
+        """The names of the table's components by kind and code, as its
+        data (``edition``) gives them: what a stored line's component
+        (:meth:`companion.messages.Catalog.term`) is drawn with.  Called
+        once per table; a game whose lines name no component keeps this."""
+        return {}
 
     @abstractmethod
     def setup(self, config: TableConfig) -> S:

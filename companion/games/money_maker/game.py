@@ -34,10 +34,12 @@ from companion.games.money_maker.moves import Move
 from companion.games.money_maker.options import OPTIONS
 from companion.games.money_maker.scoring import score_sheet
 from companion.games.money_maker.state import OVER, Auction, Bank, MoneyMakerState
-from companion.games.money_maker.words import says, semicolon_list
+from companion.games.money_maker.words import WORDS, says, semicolon_list
 
 
 class MoneyMaker(Game[MoneyMakerState, Move]):
+
+    words = WORDS
     key = "money-maker"
     title = "Money Maker"
     min_seats = 2

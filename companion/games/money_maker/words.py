@@ -17,12 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.messages import CORE, Catalog, Said
+
 from companion.games.money_maker.hint_words import HINT_SAYS
 from companion.games.money_maker.host_words import HOST_SAYS
 from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
 
 
 # counts and lists, written before they go into a template --------------------------
+#: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
+WORDS = Catalog("money-maker", {}, parent=CORE)
+
+
+@WORDS.piece
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``1 spot``, ``2 spots``, ``0 spots``.  The modules pass both nouns from the
     table (``says("noun_spot"), says("noun_spots")``); which one a count takes is
@@ -30,51 +37,61 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
+@WORDS.piece
 def is_are(count: int) -> str:
     """The verb after a count: ``1 die is``, ``2 dice are``."""
     return "is" if count == 1 else "are"
 
 
+@WORDS.piece
 def die_dice(count: int) -> str:
     """``die`` or ``dice``, without the count."""
     return "die" if count == 1 else "dice"
 
 
+@WORDS.piece
 def good_goods(count: int) -> str:
     """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
     return "good" if count == 1 else "goods"
 
 
+@WORDS.piece
 def sentence(text: str) -> str:
     """``text`` as a sentence on its own: its first letter capital (a status line)."""
     return text[:1].upper() + text[1:]
 
 
+@WORDS.piece
 def signed(number: int) -> str:
     """``+3``, ``-2``, ``+0``."""
     return f"{number:+d}"
 
 
+@WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
     """``Ann, Bob, Cas`` (no ``and``)."""
     return ", ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ann and Bob``."""
     return " and ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
     return "; ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def plus_list(items: Iterable[object]) -> str:
     """``8 + 8 + 3``."""
     return " + ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def names_list(names: list[str]) -> str:
     """``Ann, Bob and Cas`` (empty for none)."""
     return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
@@ -445,7 +462,12 @@ SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **HOST_SAYS, **PAGE_SAYS}
 NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES}
 
 
-def says(key: str, /, **values: object) -> str:
+WORDS.templates = SAYS
+WORDS.names = NAMES
+
+
+def says(key: str, /, **values: object) -> Said:
     """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``)."""
-    return SAYS[key].format(**values)
+    template may have a field called ``key``): its words, and what it means
+    (what the log keeps, :mod:`companion.messages`)."""
+    return WORDS.says(key, **values)

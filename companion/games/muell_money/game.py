@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.commands import Actor, Command
 from companion.errors import SetupError
+from companion.messages import SeatName
 from companion.games.base import (
     ActionHint,
     CardKind,
@@ -46,7 +47,7 @@ from companion.games.muell_money.moves import Move, parse_move
 from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.sets import new_grid
 from companion.games.muell_money.state import MuellState, Phase, SeatState
-from companion.games.muell_money.words import comma_list, says, semicolon_list
+from companion.games.muell_money.words import WORDS, comma_list, says, semicolon_list
 from companion.rules import resolve_options
 
 #: the server's software hook finds ``shuffle_command`` beside the Game class
@@ -54,6 +55,8 @@ __all__ = ["MuellMoney", "shuffle_command"]
 
 
 class MuellMoney(Game[MuellState, Move]):
+
+    words = WORDS
     key = "muell-money"
     title = "Müll + Money"
     min_seats = MIN_SEATS
@@ -98,7 +101,7 @@ class MuellMoney(Game[MuellState, Move]):
             )
         seats = [
             SeatState(
-                name=s.name,
+                name=SeatName(s.name, i),
                 colour=s.colour,
                 cash=comp.start_cash,
                 raw=comp.start_raw,
@@ -107,7 +110,7 @@ class MuellMoney(Game[MuellState, Move]):
                 column=comp.start_column,
                 row=comp.start_row,
             )
-            for s in config.seats
+            for i, s in enumerate(config.seats)
         ]
         state = MuellState(
             comp=comp,

@@ -26,41 +26,54 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.messages import CORE, Catalog, Said
+
 from companion.games.muell_money.base_words import BASE_SAYS
 from companion.games.muell_money.option_words import OPTION_SAYS
 from companion.games.muell_money.page_words import PAGE_SAYS
 
 
+#: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
+WORDS = Catalog("muell-money", {}, parent=CORE)
+
+
+@WORDS.piece
 def money(amount: int) -> str:
     """``5 M``."""
     return f"{amount} M"
 
 
+@WORDS.piece
 def plural(count: int, one: str) -> str:
     """``1 card``, ``2 cards``."""
     return f"{count} {one if count == 1 else one + 's'}"
 
 
+@WORDS.piece
 def raw(count: int) -> str:
     """``1 raw material``, ``5 raw materials``."""
     return plural(count, "raw material")
 
 
+@WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
     """``Ann, Bob``."""
     return ", ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ann and Bob``."""
     return " and ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def or_list(items: Iterable[object]) -> str:
     """``Ann or Bob``."""
     return " or ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
     return "; ".join(str(i) for i in items)
@@ -69,14 +82,16 @@ def semicolon_list(items: Iterable[object]) -> str:
 def card_name(card: str) -> str:
     """A card kind's name in a sentence (``card``: the kind's key, as the
     state, the events and the commands keep it)."""
-    return CARD_NAMES[card]
+    return WORDS.name("card", card)
 
 
+@WORDS.piece
 def card_list(cards: list[str]) -> str:
     """``Order, Growth`` or ``no cards`` (``cards``: card kinds' keys)."""
     return ", ".join(card_name(c) for c in cards) if cards else "no cards"
 
 
+@WORDS.piece
 def multiset(counts: Mapping[str, int]) -> str:
     """``2 Growth, 1 Order`` (card kinds' keys and counts, sorted by name) or ``nothing``."""
     named = sorted((card_name(k), v) for k, v in counts.items() if v)
@@ -273,7 +288,12 @@ NAMES: Mapping[str, Mapping[str, str]] = {
 }
 
 
-def says(key: str, /, **values: object) -> str:
+WORDS.templates = SAYS
+WORDS.names = NAMES
+
+
+def says(key: str, /, **values: object) -> Said:
     """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``)."""
-    return SAYS[key].format(**values)
+    template may have a field called ``key``): its words, and what it means
+    (what the log keeps, :mod:`companion.messages`)."""
+    return WORDS.says(key, **values)

@@ -44,10 +44,12 @@ from companion.games.world_of_waste.state import (
     WasteState,
     awaiting_seats,
 )
-from companion.games.world_of_waste.words import says, semicolon_list
+from companion.games.world_of_waste.words import WORDS, says, semicolon_list
 
 
 class WorldOfWaste(Game[WasteState, Move]):
+
+    words = WORDS
     key = "world-of-waste"
     title = "World of Waste"
     min_seats = MIN_SEATS

@@ -24,76 +24,96 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from companion.messages import CORE, Catalog, Said
+
 from companion.games.world_of_waste.hint_words import HINT_SAYS
 from companion.games.world_of_waste.page_words import PAGE_SAYS
 
 
 # counts and lists, written before they go into a template --------------------------
+#: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
+WORDS = Catalog("world-of-waste", {}, parent=CORE)
+
+
+@WORDS.piece
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``1 card``, ``2 cards``, ``0 cards`` (``many`` for irregular words)."""
     return f"{count} {one if count == 1 else many or one + 's'}"
 
 
+@WORDS.piece
 def cards(count: int) -> str:
     """``1 card``, ``2 cards``."""
     return plural(count, "card")
 
 
+@WORDS.piece
 def new_cards(count: int) -> str:
     """``1 new card``, ``3 new cards``."""
     return plural(count, "new card")
 
 
+@WORDS.piece
 def more_cards(count: int) -> str:
     """``1 more card``, ``2 more cards``."""
     return plural(count, "more card")
 
 
+@WORDS.piece
 def face_up_cards(count: int) -> str:
     """``1 face-up card``, ``2 face-up cards``."""
     return plural(count, "face-up card")
 
 
+@WORDS.piece
 def bonus_piles(count: int) -> str:
     """``1 bonus pile``, ``3 bonus piles``."""
     return plural(count, "bonus pile")
 
 
+@WORDS.piece
 def points(count: int) -> str:
     """``1 point``, ``12 points``."""
     return plural(count, "point")
 
 
+@WORDS.piece
 def is_are(count: int) -> str:
     """The verb after a count: ``1 card is``, ``2 cards are``."""
     return "is" if count == 1 else "are"
 
 
+@WORDS.piece
 def signed(number: int) -> str:
     """``+3``, ``-2``, ``+0``."""
     return f"{number:+d}"
 
 
+@WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
     """``Ada, Ben, Cy`` (no ``and``)."""
     return ", ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ada and Ben``."""
     return " and ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def or_list(items: Iterable[object]) -> str:
     """``deal or play``."""
     return " or ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
     return "; ".join(str(i) for i in items)
 
 
+@WORDS.piece
 def plus_list(items: Iterable[object]) -> str:
     """``8 + 8 + 3``."""
     return " + ".join(str(i) for i in items)
@@ -110,6 +130,7 @@ def plural_category(count: int) -> str:
     return "one" if count == 1 else "other"
 
 
+@WORDS.piece
 def count_form(count: int, forms: Mapping[str, str], name: str) -> str:
     """A card type's name after ``count`` (``Textile`` after 1, ``Textiles``
     after 2): the form the data gives for the count's category, or ``name``
@@ -463,7 +484,12 @@ SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **PAGE_SAYS}
 NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES}
 
 
-def says(key: str, /, **values: object) -> str:
+WORDS.templates = SAYS
+WORDS.names = NAMES
+
+
+def says(key: str, /, **values: object) -> Said:
     """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``)."""
-    return SAYS[key].format(**values)
+    template may have a field called ``key``): its words, and what it means
+    (what the log keeps, :mod:`companion.messages`)."""
+    return WORDS.says(key, **values)

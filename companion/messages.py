@@ -1,0 +1,322 @@
+"""Sentences as meaning: a catalog key and the values it was filled in with.
+
+An explanation line is stored as what it means, never as its words: the key
+of a sentence in the game's catalog and the values that fill it (numbers,
+codes, seat numbers, card ids, and other sentences, said the same way).  Its
+words are drawn when it is shown, from the catalog in force then, so a
+wording fix (or another language) never changes what a stored line says.
+
+:class:`Said` is the sentence as the game writes it: a ``str`` (its English
+words, so every module that joins, compares or prints words keeps working)
+that also keeps its key and its values.  :meth:`Catalog.says` makes one from a
+template; a *piece* (:meth:`Catalog.piece`, the small helpers that write an
+amount, a count or a list) makes one from a function, which drawing calls
+again; :meth:`Catalog.name` names a code (a phase, a card kind).  Joining two
+with ``+`` keeps both.  :class:`SeatName` is a seat's name that knows its seat
+number, so a stored line names the seat, not the name it had then.
+
+The stored form (:func:`meaning`) is plain JSON::
+
+    {"key": "pays_loan", "args": {"seat": {"seat": 1}, "amount": 5}}
+
+A key is a message's context and a catalog's template its English text: the
+gettext shape (``msgctxt`` + ``msgid``) the translated catalogs take.  A key a
+later catalog no longer has still draws (its key and values, humanized), and
+the compatibility corpus (``tests/compat``) holds every stored key to the
+catalogs.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., str])
+
+#: the key of two or more pieces said one after the other (``a + b``)
+JOINED = "+"
+#: a piece's keys start with this (the function's name follows)
+PIECE = "@"
+#: a code's name: ``#`` and the kind of code (``#phase`` with ``{"code": "deal"}``)
+NAMED = "#"
+#: a component's name from the table's data file: ``$`` and the kind
+#: (``$card`` with ``{"code": "TEXTILE"}``), drawn from the table's own components
+TERM = "$"
+
+#: a table's component names: kind -> code -> name (:meth:`companion.games.base.Game.terms`)
+Terms = Mapping[str, Mapping[str, str]]
+
+
+class SeatName(str):
+    """A seat's name as a sentence shows it, knowing the seat's number."""
+
+    seat: int
+
+    def __new__(cls, name: str, seat: int) -> SeatName:
+        self = super().__new__(cls, name)
+        self.seat = seat
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SeatName, (str(self), self.seat))
+
+    def __copy__(self) -> SeatName:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatName:
+        return self
+
+
+def seat_names(names: Iterable[str]) -> tuple[SeatName, ...]:
+    """The seats' names, each knowing its seat (what a game's state keeps)."""
+    return tuple(SeatName(str(n), i) for i, n in enumerate(names))
+
+
+class Said(str):
+    """A sentence or a piece of one: its English words, and what it means."""
+
+    key: str
+    values: Mapping[str, Any]
+
+    def __new__(cls, text: str, key: str, values: Mapping[str, Any]) -> Said:
+        self = super().__new__(cls, text)
+        self.key = key
+        self.values = values
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        node = self.__dict__.get("_node")
+        if node is not None:
+            return (Said.stored, (str(self), node))
+        return (Said, (str(self), self.key, dict(self.values)))
+
+    def __copy__(self) -> Said:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Said:
+        return self
+
+    def __add__(self, other: str) -> str:  # type: ignore[override]
+        if not isinstance(other, str):
+            return NotImplemented
+        return joined(self, other)
+
+    def __radd__(self, other: str) -> str:
+        if not isinstance(other, str):
+            return NotImplemented
+        return joined(other, self)
+
+    @classmethod
+    def stored(cls, text: str, node: Mapping[str, Any]) -> Said:
+        """A line read back from the log, with its words drawn: said again
+        inside another line, it keeps the meaning it was stored with."""
+        self = cls(text, str(node.get("key", "")), node.get("args") or {})
+        self._node = dict(node)
+        return self
+
+    def meaning(self) -> dict[str, Any]:
+        """The stored form: the key and the values, as plain JSON."""
+        node: dict[str, Any] | None = self.__dict__.get("_node")
+        return dict(node) if node is not None else _node(self.key, self.values)
+
+
+def _node(key: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    if not values:
+        return {"key": key}
+    return {"key": key, "args": {k: encode(v) for k, v in values.items()}}
+
+
+def joined(*parts: str) -> Said:
+    """Pieces said one after the other (what ``+`` on a :class:`Said` gives)."""
+    flat: list[str] = []
+    for p in parts:
+        if isinstance(p, Said) and p.key == JOINED:
+            flat.extend(p.values["parts"])
+        elif p:
+            flat.append(p)
+    return Said("".join(flat), JOINED, {"parts": flat})
+
+
+def encode(value: Any) -> Any:
+    """A value a sentence was filled in with, as stored: a sentence as its
+    meaning, a seat's name as its seat, numbers and codes as they are."""
+    if isinstance(value, Said):
+        return value.meaning()
+    if isinstance(value, SeatName):
+        return {"seat": value.seat}
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {"map": {str(k): encode(v) for k, v in value.items()}}
+    return str(value)
+
+
+def meaning(text: str) -> dict[str, Any] | None:
+    """What a line says, as stored; ``None`` for words that were not said
+    through a catalog (a line from before lines were stored as meaning)."""
+    if isinstance(text, Said):
+        return text.meaning()
+    return None
+
+
+class Catalog:
+    """One game's sentences: templates by key, the pieces that write counts
+    and lists, and the names of its codes; with a parent for the core's."""
+
+    def __init__(
+        self,
+        domain: str,
+        templates: Mapping[str, str],
+        names: Mapping[str, Mapping[str, str]] | None = None,
+        parent: Catalog | None = None,
+    ) -> None:
+        self.domain = domain
+        self.templates = templates
+        self.names: Mapping[str, Mapping[str, str]] = names or {}
+        self.parent = parent
+        self.pieces: dict[str, Callable[..., str]] = {}
+
+    # saying -------------------------------------------------------------------
+    def says(self, key: str, /, **values: object) -> Said:
+        """The template ``key``, filled in with ``values``."""
+        return Said(self.templates[key].format(**values), key, values)
+
+    def name(self, kind: str, code: str) -> Said:
+        """The name of a code of ``kind`` (``name("phase", "deal")``)."""
+        return Said(self.names[kind][code], NAMED + kind, {"code": code})
+
+    def term(self, kind: str, code: str, name: str) -> Said:
+        """A component's ``name`` as the table's data file gives it (a card,
+        a market): stored as its ``kind`` and ``code``, drawn from the
+        table's components (:meth:`companion.games.base.Game.terms`), so a
+        corrected data file or a translated one names it anew."""
+        return Said(name, TERM + kind, {"code": code})
+
+    def piece(self, fn: F) -> F:
+        """Register ``fn`` (a helper writing a count, an amount, a list) as a
+        piece: called, it returns its words as a :class:`Said`, and drawing a
+        stored line calls it again with the stored values drawn."""
+        key = PIECE + fn.__name__
+        params = tuple(inspect.signature(fn).parameters)
+        self.pieces[key] = fn
+
+        @functools.wraps(fn)
+        def said(*args: Any, **kwargs: Any) -> Said:
+            values = dict(zip(params, args, strict=False))
+            values.update(kwargs)
+            for k, v in values.items():
+                if not isinstance(v, str | int | float | list | tuple | Mapping | None) and isinstance(v, Iterable):
+                    values[k] = list(v)  # a generator is read once: keep what it gave
+            return Said(str(fn(**values)), key, values)
+
+        return said  # type: ignore[return-value]
+
+    # drawing ------------------------------------------------------------------
+    def draw(self, node: Any, names: Sequence[str] = (), terms: Terms | None = None) -> str:
+        """The words of a stored sentence (``names``: the seats' names now;
+        ``terms``: the table's component names)."""
+        value = _Drawing(self, names, terms or {}).value(node)
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return str(value)
+
+    def say_drawn(self, key: str, args: dict[str, Any]) -> str:
+        """A template, piece or name by ``key`` with values already drawn."""
+        if key == JOINED:
+            return "".join(str(p) for p in args.get("parts", []))
+        catalog: Catalog | None = self
+        while catalog is not None:
+            try:
+                if key.startswith(PIECE) and key in catalog.pieces:
+                    return str(catalog.pieces[key](**args))
+                if key.startswith(NAMED) and key[1:] in catalog.names:
+                    found = catalog.names[key[1:]].get(str(args.get("code")))
+                    if found is not None:
+                        return found
+                if key in catalog.templates:
+                    return catalog.templates[key].format(**args)
+            except (KeyError, IndexError, TypeError, ValueError):
+                break  # a template that needs values the line does not have
+            catalog = catalog.parent
+        return unknown(key, args)
+
+    def knows(self, key: str) -> bool:
+        """Whether ``key`` draws from this catalog (or its parents) as itself."""
+        if key == JOINED or key.startswith(TERM):
+            return True
+        catalog: Catalog | None = self
+        while catalog is not None:
+            if key in catalog.pieces or key in catalog.templates or (
+                    key.startswith(NAMED) and key[1:] in catalog.names):
+                return True
+            catalog = catalog.parent
+        return False
+
+
+class _Drawing:
+    """One stored sentence being drawn: the catalog, the seats' names, the
+    table's component names."""
+
+    def __init__(self, catalog: Catalog, names: Sequence[str], terms: Terms) -> None:
+        self.catalog = catalog
+        self.names = names
+        self.terms = terms
+
+    def value(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self.value(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if "map" in node and len(node) == 1 and isinstance(node["map"], dict):
+            return {str(k): self.value(v) for k, v in node["map"].items()}
+        if "seat" in node and len(node) == 1:
+            seat = node["seat"]
+            if isinstance(seat, int) and 0 <= seat < len(self.names):
+                return SeatName(self.names[seat], seat)
+            return f"seat {seat + 1 if isinstance(seat, int) else seat}"
+        key = str(node.get("key", ""))
+        raw = node.get("args", {})
+        args = {str(k): self.value(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        if key.startswith(TERM):
+            code = str(args.get("code", ""))
+            return self.terms.get(key[1:], {}).get(code, code)
+        return self.catalog.say_drawn(key, args)
+
+
+def unknown(key: str, args: Mapping[str, Any]) -> str:
+    """A sentence no catalog has (from a later version, or a key since
+    renamed without its old name kept): its key and values, readable."""
+    said = ", ".join(f"{k} {v}" for k, v in args.items())
+    words = key.lstrip(PIECE + NAMED + TERM).replace("_", " ")
+    return f"{words}: {said}" if said else words
+
+
+def keys_of(node: Any) -> Iterable[str]:
+    """Every key a stored sentence uses, nested ones included."""
+    if isinstance(node, list):
+        for v in node:
+            yield from keys_of(v)
+    elif isinstance(node, dict):
+        if "key" in node:
+            yield str(node["key"])
+        for v in (node.get("args") or {}).values() if isinstance(node.get("args"), dict) else ():
+            yield from keys_of(v)
+
+
+#: the core's sentences (an undo, an exported record, an early end), the
+#: parent of every game's catalog
+CORE_SAYS: Mapping[str, str] = {
+    "core.undid": "The host undid step {step}: {summary}{why}",
+    "core.undid_why": " ({reason})",
+    "core.private_step": "a private step by {actor}",
+    "core.exported": "The host exported the game record (it holds every seat's secrets)",
+    "core.note": "{text}",
+}
+
+CORE = Catalog("core", CORE_SAYS)
