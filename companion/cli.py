@@ -25,7 +25,7 @@ from companion.games.base import HOST_SCREEN, TABLE_SCREEN, Viewer, seat_viewer
 from companion.lookback import look_back
 from companion.record import open_record, read_record
 from companion.settings import ConfigError, load_config
-from companion.store import Store, StoreDamaged, default_db_path
+from companion.store import Store, StoreDamaged, StoreNotMigrated, StoreTooNew, default_db_path
 from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
@@ -103,6 +103,8 @@ def build_parser(extensions: bool = True) -> argparse.ArgumentParser:
     replay.add_argument("--as", dest="viewer", default="table",
                         help="whose view: 'table' (the table screen, default), 'host' or a seat's name")
     replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.add_argument("--today", action="store_true",
+                        help="show what today's rules make of the record (a record they play differently)")
     replay.set_defaults(handler=cmd_replay)
 
     backup = sub.add_parser(
@@ -264,6 +266,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"companion play: {store_words.DAMAGED.format(path=err.path, why=err.why)}", file=sys.stderr)
         print(f"  {store_words.DAMAGED_WHAT_TO_DO}", file=sys.stderr)
         return 2
+    except (StoreTooNew, StoreNotMigrated) as err:
+        print(f"companion play: {err.why}", file=sys.stderr)
+        return 2
     if args.text:
         print_text(result)
     else:
@@ -316,7 +321,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     try:
         record = read_record(data, str(args.record))
-        table = open_record(record)
+        table = open_record(record, today=args.today)
         viewer = viewer_named(args.viewer, table.seat_names)
         look = look_back(table, args.step, viewer) if args.step is not None else None
     except (Refusal, ScriptError) as err:
@@ -328,7 +333,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "game": table.game.key,
             "seats": list(table.seat_names),
             "steps": table.state_no,
-            "replays": True,
+            "format": record.version,
+            "replays": table.divergence is None,
+            "divergence": None if table.divergence is None else table.divergence.to_json(),
+            "today": bool(args.today),
             "log": table.log(viewer),
         }
         if look is not None:
@@ -336,8 +344,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         print()
         return 0
-    print(f"{args.record}: {table.game.title}, table {record.table or '?'}, seats {', '.join(table.seat_names)}, "
-          f"{table.state_no} steps: replays to the same game (read-only).")
+    head = f"{args.record}: {table.game.title}, table {record.table or '?'}, seats {', '.join(table.seat_names)}"
+    if args.today:
+        print(f"{head}: what today's rules make of it, {table.state_no} steps (read-only).")
+    elif table.divergence is None:
+        print(f"{head}, {table.state_no} steps: replays to the same game (read-only).")
+    else:
+        print(f"{head}, {table.state_no} steps, as recorded (read-only).")
+        print(f"Notice: {table.divergence.notice()}.")
+        print("See what today's rules make of it with --today.")
     if look is None:
         for entry in table.log(viewer):
             mark = " (undone)" if entry["undone"] else ""

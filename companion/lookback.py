@@ -175,7 +175,15 @@ def look_back(table: Table, step: int, viewer: Viewer) -> Look:
     """The table before and after ``step`` for ``viewer``.  Raises
     ``UnknownTable`` for a step the log does not have."""
     entries = table.entries
-    before, after = states_around(table.game, table.config, entries, step, table.id)
+    if table.played_to is not None and step > table.played_to:
+        # an opened record that today's rules play differently from here: its
+        # lines as recorded, the board as it was after the last step they agree on
+        if not 1 <= step <= len(entries):
+            raise UnknownTable(f"the log has steps 1 to {len(entries)}, not {step}")
+        before = state_at(table.game, table.config, entries, table.played_to, table.id)
+        after = copy.deepcopy(before)
+    else:
+        before, after = states_around(table.game, table.config, entries, step, table.id)
     entry = entries[step - 1]
     return Look(
         step=step,

@@ -79,6 +79,8 @@ class Said(str):
 
     key: str
     values: Mapping[str, Any]
+    #: a line read back from the log keeps the meaning it was stored with (Said.stored)
+    _node: dict[str, Any] | None = None
 
     def __new__(cls, text: str, key: str, values: Mapping[str, Any]) -> Said:
         self = super().__new__(cls, text)
@@ -87,7 +89,7 @@ class Said(str):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        node = self.__dict__.get("_node")
+        node = self._node
         if node is not None:
             return (Said.stored, (str(self), node))
         return (Said, (str(self), self.key, dict(self.values)))
@@ -118,7 +120,7 @@ class Said(str):
 
     def meaning(self) -> dict[str, Any]:
         """The stored form: the key and the values, as plain JSON."""
-        node: dict[str, Any] | None = self.__dict__.get("_node")
+        node = self._node
         return dict(node) if node is not None else _node(self.key, self.values)
 
 
@@ -317,6 +319,7 @@ CORE_SAYS: Mapping[str, str] = {
     "core.private_step": "a private step by {actor}",
     "core.exported": "The host exported the game record (it holds every seat's secrets)",
     "core.note": "{text}",
+    "core.refused_today": "Today's rules refuse step {step} ({what}): {reason}",
 }
 
 CORE = Catalog("core", CORE_SAYS)

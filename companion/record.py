@@ -6,11 +6,19 @@ marked) and the score sheet.  It holds every secret: the host page asks
 before exporting a running game and logs that it did.
 
 Opening a record (``companion replay RECORD.json``, the host page's import)
-reads it with every field checked, then replays it step by step through the
-rules as they are now: a move the rules refuse, or a step explained with
-other lines than the record's, or a different final score sheet, refuses the
-record naming that step.  A record that replays the same opens as a
-read-only table, for the look-back view.
+reads it with every field checked (a file that is not a record, or one with
+forged or impossible fields, is refused saying where), then replays it step
+by step through the rules as they are now, comparing what each step *means*
+(the lines' keys and values, who may see them; the final score sheet), never
+its words: a wording fix or another language never changes whether a record
+opens.  A record always opens, read-only, for the look-back view; one that
+today's rules play differently opens as it was recorded with a
+:class:`Divergence` naming the first step where they differ and how, and
+``open_record(record, today=True)`` shows what today's rules make of it.
+
+Formats (``docs/records.md``): 1, lines kept as words (read, their words
+shown as recorded and not compared); 2, lines kept as meaning.  A record of a
+later format than this companion reads is refused, saying so.
 """
 
 from __future__ import annotations
@@ -27,11 +35,16 @@ from companion.commands import Actor, Command
 from companion.errors import Refusal
 from companion.games import get_game
 from companion.games.base import TableConfig
+from companion.messages import CORE, Said
 from companion.rules import Explanation, resolve_options
 from companion.store import LogEntry, Store
 from companion.table import Table, _seats
 
-FORMAT = "table-companion game record 1"
+#: what a record's ``format`` field says: this name and its version
+FORMAT_NAME = "table-companion game record"
+#: the record format this companion writes (and the newest it reads)
+FORMAT_VERSION = 2
+FORMAT = f"{FORMAT_NAME} {FORMAT_VERSION}"
 #: the largest record file read (a 600-step evening is about 1 MB)
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: the most log entries a record may have
@@ -48,6 +61,23 @@ class RecordError(Refusal):
 
 
 @dataclass(frozen=True)
+class Divergence:
+    """Where today's rules first play a record differently, and how."""
+
+    step: int
+    #: a sentence for the host ("today's rules refuse this step: ...")
+    how: str
+    #: the last step today's rules play as recorded (the board shown is the one after it)
+    played_to: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "how": self.how, "played_to": self.played_to}
+
+    def notice(self) -> str:
+        return f"Today's rules play this record differently from step {self.step} on: {self.how}"
+
+
+@dataclass(frozen=True)
 class Record:
     """A record read and checked for shape (not yet replayed)."""
 
@@ -60,6 +90,10 @@ class Record:
     scores: Mapping[str, Any] | None
     ended_by_host: bool
     scores_provisional: bool
+    #: the record's format version (1: lines as words; 2: lines as meaning)
+    version: int = FORMAT_VERSION
+    #: the companion that wrote it, as it said ("" for format 1)
+    written_by: str = ""
 
     @property
     def title(self) -> str:
@@ -73,6 +107,7 @@ def game_record(table: Table, *, ended_by_host: bool = False, scores_provisional
     undone = table.undone_seqs()
     return {
         "format": FORMAT,
+        "written_by": written_by(),
         "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "table": table.id,
         "game": table.game.key,
@@ -165,14 +200,17 @@ def _plain(value: Any, depth: int = 0) -> bool:
 
 def _record(raw: Any, name: str) -> Record:
     _need(isinstance(raw, dict), name, "a game record is one JSON object (exported from the host page)")
-    fmt = raw.get("format")
-    _need(fmt == FORMAT, name, f"this is not a game record of this companion (format {_short(str(fmt), 60)!r}, "
-                               f"expected {FORMAT!r})")
+    version = _version(raw.get("format"), name)
     config = _config(raw.get("config"), name)
     log = raw.get("log")
     _need(isinstance(log, list), name, "'log' must be the list of the game's steps")
     _need(len(log) <= MAX_STEPS, name, f"more than {MAX_STEPS} steps: not a game record")
     entries = tuple(_entry(item, i + 1, name) for i, item in enumerate(log))
+    for entry in entries:
+        try:
+            Actor.parse(entry.actor, config.seat_names())
+        except Refusal as err:
+            raise RecordError(f"{name}, step {entry.seq}: its actor is none of this table's: {err}") from None
     state_no = raw.get("state_no", len(entries))
     _need(state_no == len(entries), name, f"it says it has {_short(str(state_no), 20)} steps but its log has {len(entries)}")
     over = raw.get("over")
@@ -189,7 +227,22 @@ def _record(raw: Any, name: str) -> Record:
         scores=scores,
         ended_by_host=raw.get("ended_by_host") is True,
         scores_provisional=raw.get("scores_provisional") is True,
+        version=version,
+        written_by=_text(raw.get("written_by", ""), name, "'written_by'")[:80],
     )
+
+
+def _version(fmt: Any, name: str) -> int:
+    """The format version a record's ``format`` field names."""
+    prefix = FORMAT_NAME + " "
+    _need(isinstance(fmt, str) and fmt.startswith(prefix) and fmt[len(prefix):].isdigit(), name,
+          f"this is not a game record of this companion (format {_short(str(fmt), 60)!r}, expected {FORMAT!r})")
+    version = int(str(fmt)[len(prefix):])
+    _need(version >= 1, name, f"format {_short(str(fmt), 60)!r} is no record format")
+    _need(version <= FORMAT_VERSION, name,
+          f"it was written by a newer companion (record format {version}; this companion reads formats 1 to "
+          f"{FORMAT_VERSION}): update this companion to open it")
+    return version
 
 
 def _config(raw: Any, name: str) -> TableConfig:
@@ -241,8 +294,10 @@ def _entry(raw: Any, seq: int, name: str) -> LogEntry:
     explanations = raw.get("explanations", [])
     _need(isinstance(explanations, list) and len(explanations) <= 200, where, "'explanations' must be a list of lines")
     for line in explanations:
-        _need(isinstance(line, dict) and isinstance(line.get("text"), str) and _plain(line), where,
-              "each explained line must have a 'text'")
+        said = line.get("say") if isinstance(line, dict) else None
+        _need(isinstance(line, dict) and _plain(line) and (
+            isinstance(line.get("text"), str) or (isinstance(said, dict) and isinstance(said.get("key"), str))),
+            where, "each explained line must have what it says (a 'say' with its key, or its 'text')")
         cites = line.get("citations", [])
         _need(isinstance(cites, list) and all(isinstance(c, dict) and isinstance(c.get("seed"), str)
                                               and isinstance(c.get("section"), str) for c in cites),
@@ -261,35 +316,52 @@ def _entry(raw: Any, seq: int, name: str) -> LogEntry:
 
 
 # replaying ----------------------------------------------------------------------------------
-def _said(raw: Mapping[str, Any]) -> tuple[Any, ...]:
-    """What a line says: its text, its citations and who may see it."""
-    cites = tuple((str(c.get("seed")), str(c.get("section")), str(c.get("quote", "")))
-                  for c in raw.get("citations", []))
+def written_by() -> str:
+    """This companion, as a record names the version that wrote it."""
+    from companion import __version__
+
+    return f"companion {__version__}"
+
+
+def _meant(raw: Mapping[str, Any]) -> tuple[Any, Any] | None:
+    """What a stored line means (its sentence and who may see it); ``None``
+    for a line kept as words (format 1), which is not compared."""
+    said = raw.get("say")
+    if not isinstance(said, dict):
+        return None
     audience = raw.get("audience")
-    return str(raw.get("text")), cites, None if audience is None else tuple(sorted(audience))
+    return json.dumps(said, sort_keys=True), None if audience is None else sorted(audience)
 
 
-def _differs(seq: int, recorded: tuple[Mapping[str, Any], ...], replayed: list[dict[str, Any]]) -> RecordError | None:
-    mine = [_said(x) for x in recorded]
-    now = [_said(x) for x in replayed]
+def _differs(table: Table, recorded: tuple[Mapping[str, Any], ...], replayed: list[dict[str, Any]]) -> str | None:
+    """How today's lines for a step differ from the recorded ones, by what
+    they mean; ``None`` when they agree (or the record kept words only)."""
+    mine = [_meant(x) for x in recorded]
+    if any(m is None for m in mine):
+        return None  # kept as words: what a step said is not compared, only that it plays
+    now = [_meant(x) for x in replayed]
     if mine == now:
         return None
     for i in range(max(len(mine), len(now))):
         old = mine[i] if i < len(mine) else None
         new = now[i] if i < len(now) else None
-        if old != new:
-            if old is not None and new is not None and old[0] == new[0]:
-                what = "cites other rules" if old[1] != new[1] else "is shown to other seats"
-                return RecordError(f"step {seq} does not replay to the same game: the line '{_short(old[0])}' {what} now")
-            said = f"'{_short(old[0])}'" if old else "nothing more"
-            says = f"'{_short(new[0])}'" if new else "nothing more"
-            return RecordError(f"step {seq} does not replay to the same game: the record says {said}, "
-                               f"the rules now say {says}")
+        if old == new:
+            continue
+        said = f"'{_short(_drawn(table, recorded[i]))}'" if old else "nothing more"
+        says = f"'{_short(_drawn(table, replayed[i]))}'" if new else "nothing more"
+        if old is not None and new is not None and old[0] == new[0]:
+            return f"the line {said} is shown to other seats today"
+        return f"the record says {said}, today's rules say {says}"
     return None
 
 
+def _drawn(table: Table, raw: Mapping[str, Any]) -> str:
+    said = raw.get("say")
+    return table.words(said) if isinstance(said, dict) else str(raw.get("text", ""))
+
+
 def _replay_step(scratch: Table, entry: LogEntry) -> list[dict[str, Any]]:
-    """Apply one recorded entry to the scratch table; its lines as JSON."""
+    """Apply one recorded entry to the scratch table; its lines as stored."""
     if entry.kind == "move":
         actor = Actor.parse(entry.actor, scratch.seat_names)
         accepted = scratch.submit(Command(actor, entry.name, entry.args, None, entry.source))
@@ -304,56 +376,112 @@ def _replay_step(scratch: Table, entry: LogEntry) -> list[dict[str, Any]]:
         lines = list(entry.explanations)
         if len(lines) != 1:
             raise RecordError(f"step {entry.seq}: a note has exactly one line")
-        note = Explanation.from_json(lines[0])
+        note = Explanation.from_json(lines[0], scratch.words)
+        text = Said.stored(note.text, note.said) if note.said is not None else note.text
         actor = Actor.parse(entry.actor, scratch.seat_names)
-        accepted = scratch.note(note.text, *note.citations, name=entry.name, actor=actor)
-    return [e.to_json() for e in accepted.explanations]
+        accepted = scratch.note(text, *note.citations, name=entry.name, actor=actor)
+    return [e.to_store() for e in accepted.explanations]
 
 
-def open_record(record: Record, table_id: str | None = None) -> Table:
-    """Replay ``record`` through today's rules and open it as a read-only
-    table (in memory).  Raises ``RecordError`` naming the first step that
-    does not replay the same."""
-    rid = table_id or f"r-{secrets.token_hex(3)}"
-    scratch_store = Store(":memory:")
-    scratch_store.create_table(rid, record.config.game, record.config.to_json())
+def _scratch(record: Record, rid: str) -> Table:
+    store = Store(":memory:")
+    store.create_table(rid, record.config.game, record.config.to_json())
     try:
-        scratch = Table(rid, record.config, scratch_store)
+        return Table(rid, record.config, store)
     except Refusal as err:
         raise RecordError(f"the record's table cannot be set up: {err}") from None
     except Exception as err:  # a game's setup must not take the import down
         raise RecordError(f"the record's table cannot be set up ({type(err).__name__})") from None
+
+
+def open_record(record: Record, table_id: str | None = None, *, today: bool = False) -> Table:
+    """Open ``record`` as a read-only table (in memory), replaying it
+    through today's rules.
+
+    A record today's rules play as recorded opens as it is.  One they play
+    differently opens all the same, as it was recorded: its log is the
+    record's, its board the one after the last step they agree on, and
+    ``table.divergence`` (a :class:`Divergence`) says where and how.  With
+    ``today``, the table is what today's rules make of the record instead: a
+    step they refuse is logged as a note saying so, and the rest are played
+    on.  Raises ``RecordError`` only for what no record holds (an undo of
+    steps that were not the last in force)."""
+    rid = table_id or f"r-{secrets.token_hex(3)}"
+    scratch = _scratch(record, rid)
+    if today:
+        return _today(record, scratch)
+    divergence: Divergence | None = None
     for entry in record.entries:
         try:
             replayed = _replay_step(scratch, entry)
         except RecordError:
             raise
         except Refusal as err:
-            raise RecordError(f"step {entry.seq} does not replay: the rules now refuse it: {err}") from None
+            divergence = Divergence(entry.seq, f"today's rules refuse step {entry.seq} ({_step_name(scratch, entry)}): "
+                                               f"{err}", entry.seq - 1)
+            break
         except Exception as err:
-            raise RecordError(f"step {entry.seq} cannot be replayed ({type(err).__name__}: {_short(str(err), 80)})") from None
-        problem = _differs(entry.seq, entry.explanations, replayed)
-        if problem is not None:
-            raise problem
+            divergence = Divergence(entry.seq, f"today's rules cannot play step {entry.seq} ({type(err).__name__}: "
+                                               f"{_short(str(err), 80)})", entry.seq - 1)
+            break
+        how = _differs(scratch, entry.explanations, replayed)
+        if how is not None:
+            divergence = Divergence(entry.seq, f"at step {entry.seq} {how}", entry.seq - 1)
+            break
     last = len(record.entries)
-    if record.over is not None and record.over != scratch.is_over():
-        raise RecordError(f"after the last step ({last}) the record says the game is "
-                          f"{'over' if record.over else 'running'}, the replay says it is "
-                          f"{'over' if scratch.is_over() else 'running'}")
-    if record.scores is not None:
-        _same_scores(record.scores, scratch, last)
-    table = Table(rid, record.config, scratch_store, record.entries, read_only=True)
+    if divergence is None:
+        how = _end_differs(record, scratch)
+        if how is not None:
+            divergence = Divergence(last, how, last)
+    played_to = None if divergence is None or divergence.played_to >= last else divergence.played_to
+    table = Table(rid, record.config, scratch.store, record.entries, read_only=True, played_to=played_to)
+    table.divergence = divergence
     return table
 
 
-def _same_scores(recorded: Mapping[str, Any], table: Table, last: int) -> None:
-    seats = recorded.get("seats")
+def _step_name(table: Table, entry: LogEntry) -> str:
+    return f"{table.actor_label(entry.actor)}: {entry.name}"
+
+
+def _today(record: Record, scratch: Table) -> Table:
+    for entry in record.entries:
+        try:
+            _replay_step(scratch, entry)
+        except (Refusal, RecordError) as err:
+            scratch.note(CORE.says("core.refused_today", step=entry.seq, what=_step_name(scratch, entry),
+                                   reason=_short(str(err), 300)), name="refused-today")
+        except Exception as err:
+            scratch.note(CORE.says("core.refused_today", step=entry.seq, what=_step_name(scratch, entry),
+                                   reason=type(err).__name__), name="refused-today")
+    table = Table(scratch.id, record.config, scratch.store, scratch.entries, read_only=True)
+    table.divergence = None
+    return table
+
+
+def _end_differs(record: Record, table: Table) -> str | None:
+    """How the game's end differs (over or not, the score sheet), or ``None``."""
+    last = len(record.entries)
+    if record.over is not None and record.over != table.is_over():
+        return (f"after the last step ({last}) the record says the game is {'over' if record.over else 'running'}, "
+                f"today's rules say it is {'over' if table.is_over() else 'running'}")
+    if record.scores is None:
+        return None
+    seats = record.scores.get("seats")
     if not isinstance(seats, list):
-        raise RecordError("the record's score sheet has no seats")
+        return "the record's score sheet has no seats"
     mine = {str(s.get("name")): s.get("total") for s in seats if isinstance(s, dict)}
     now = {str(s["name"]): s["total"] for s in table.score().to_json(table.seat_names)["seats"]}
-    if mine != now:
-        said = ", ".join(f"{k} {v}" for k, v in mine.items())
-        says = ", ".join(f"{k} {v}" for k, v in now.items())
-        raise RecordError(f"after the last step ({last}) the score sheet differs: the record says {_short(said)}; "
-                          f"the replay says {_short(says)}")
+    if mine == now:
+        return None
+    said = []
+    for name in now:
+        old, new = mine.get(name), now[name]
+        if old == new:
+            continue
+        if isinstance(old, int | float) and isinstance(new, int | float):
+            more = new - old
+            points = "point" if abs(more) == 1 else "points"
+            said.append(f"{name} {abs(more):g} {points} {'more' if more > 0 else 'fewer'} ({new:g}, recorded {old:g})")
+        else:
+            said.append(f"{name} {new} (recorded {old})")
+    return f"after the last step ({last}) today's rules give " + "; ".join(said)

@@ -179,31 +179,135 @@ def human_bytes(n: int) -> str:
     return f"{n} bytes"  # pragma: no cover
 
 
-#: a log made before audited notes existed: rebuilt once with the wider
-#: check (same rows; SCHEMA brings the table and its append-only triggers back)
-WIDEN_LOG = (
-    "BEGIN IMMEDIATE;"
-    " DROP TRIGGER IF EXISTS log_is_append_only_update;"
-    " DROP TRIGGER IF EXISTS log_is_append_only_delete;"
-    " ALTER TABLE log RENAME TO log_before_notes;"
-    + SCHEMA
-    + "; INSERT INTO log SELECT * FROM log_before_notes;"
-    " DROP TABLE log_before_notes;"
-    " COMMIT;"
-)
+#: the store's schema version, kept in SQLite's ``PRAGMA user_version``: the
+#: newest this companion writes (and the newest it opens).  0 is a store made
+#: before stores carried a version.  ``docs/records.md`` lists them.
+SCHEMA_VERSION = 2
 
 
-def _allow_notes(db: sqlite3.Connection) -> None:
-    """Widen a log that allows only moves and undos to audited notes."""
+class StoreTooNew(Exception):
+    """The store was written by a newer companion (its schema version is
+    past :data:`SCHEMA_VERSION`): it is refused and never changed."""
+
+    def __init__(self, path: Path, version: int) -> None:
+        self.path = path
+        self.version = version
+        self.why = (f"{path} was written by a newer companion (store schema {version}; this companion knows "
+                    f"schemas up to {SCHEMA_VERSION}). It was not changed. Update the companion to open it, or "
+                    f"go back to the store as it was before the update: `companion restore` with the backup made "
+                    f"then (`companion backup --list`).")
+        super().__init__(self.why)
+
+
+def _widen_for_notes(db: sqlite3.Connection) -> None:
+    """Schema 1: a log made before audited notes existed is rebuilt once
+    with the wider kind check (the same rows; the append-only triggers come
+    back with it)."""
     row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'log'").fetchone()
     if row is None or "'note'" in row[0]:
         return
-    try:
-        db.executescript(WIDEN_LOG)
-    except BaseException:
-        if db.in_transaction:
-            db.execute("ROLLBACK")
-        raise
+    db.execute("DROP TRIGGER IF EXISTS log_is_append_only_update")
+    db.execute("DROP TRIGGER IF EXISTS log_is_append_only_delete")
+    db.execute("ALTER TABLE log RENAME TO log_before_notes")
+    for statement in statements(SCHEMA):
+        db.execute(statement)
+    db.execute("INSERT INTO log SELECT * FROM log_before_notes")
+    db.execute("DROP TABLE log_before_notes")
+
+
+def _lines_as_meaning(db: sqlite3.Connection) -> None:
+    """Schema 2: explanation lines are kept as meaning (a key and its
+    values).  The lines already kept as words stay as they are and keep
+    showing their words (history is not rewritten): nothing to change, but
+    a companion that reads only words must not open this store."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step up of the store's schema, run in one transaction."""
+
+    version: int
+    what: str
+    run: Callable[[sqlite3.Connection], None]
+
+
+#: every step from an unversioned store to :data:`SCHEMA_VERSION`, in order
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "audited notes in the log", _widen_for_notes),
+    Migration(2, "explanation lines kept as meaning", _lines_as_meaning),
+)
+
+
+def statements(script: str) -> list[str]:
+    """A SQL script's statements, one by one (a trigger's body stays whole)."""
+    out: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            if pending.strip():
+                out.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        out.append(pending.strip())
+    return out
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(db: sqlite3.Connection, path: Path, *, before: Callable[[int], None] | None = None) -> list[Migration]:
+    """Bring the store up to :data:`SCHEMA_VERSION`: each migration in one
+    transaction with its new version (a failed one leaves the store at the
+    version before it).  ``before(version)`` runs first when there is
+    anything to do (the backup).  Returns the migrations run."""
+    found = schema_version(db)
+    if found > SCHEMA_VERSION:
+        raise StoreTooNew(path, found)
+    due = [m for m in MIGRATIONS if m.version > found]
+    if not due:
+        return []
+    if before is not None:
+        before(found)
+    for step in due:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            step.run(db)
+            db.execute(f"PRAGMA user_version = {int(step.version)}")
+            db.execute("COMMIT")
+        except sqlite3.Error as err:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise StoreNotMigrated(path, found if step is due[0] else step.version - 1, step, err) from None
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+    return due
+
+
+class StoreNotMigrated(Exception):
+    """A migration failed: the store stays at the version before it."""
+
+    def __init__(self, path: Path, version: int, step: Migration, err: BaseException) -> None:
+        self.path = path
+        self.why = (f"{path} could not be brought up to schema {step.version} ({step.what}): {err}. It was left "
+                    f"at schema {version}, unchanged by that step; the backup made before is in its backups folder "
+                    f"(`companion backup --list`).")
+        super().__init__(self.why)
+
+
+def _backup_before_migration(path: Path) -> Callable[[int], None]:
+    def before(version: int) -> None:
+        from companion.backup import BackupError, default_folder, make_backup
+
+        try:
+            make_backup(path, default_folder(path), "before-migration")
+        except BackupError as err:
+            raise StoreDamaged(path, f"its schema ({version}) must be brought up to {SCHEMA_VERSION}, and the "
+                                     f"backup made first failed: {err}") from None
+    return before
 
 
 def default_db_path() -> Path:
@@ -286,6 +390,8 @@ class Store:
         self._last_write: float | None = None
         self._closed = False
         self._quiet_thread: threading.Thread | None = None
+        #: the schema version the store had when opened (``SCHEMA_VERSION``: it needed no migration)
+        self.migrated_from = SCHEMA_VERSION
         self._db = self._open(check)
 
     def _open(self, check: bool) -> sqlite3.Connection:
@@ -304,14 +410,23 @@ class Store:
                 if [r[0] for r in found] != ["ok"]:
                     first = str(found[0][0]) if found else "no answer"
                     raise StoreDamaged(self.path, f"SQLite's check found {len(found)} problem(s), first: {first}")
+            version = schema_version(db)
+            if version > SCHEMA_VERSION:  # a newer companion's: never changed, not even its journal mode
+                raise StoreTooNew(self.path, version)
+            fresh = not existed or not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
             db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
             db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(SCHEMA)
-            _allow_notes(db)
-        except StoreDamaged:
+            if fresh:
+                db.executescript(SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            else:
+                migrate(db, self.path, before=_backup_before_migration(self.path) if existed else None)
+                db.executescript(SCHEMA)  # anything missing of today's (IF NOT EXISTS: nothing is replaced)
+            self.migrated_from = version
+        except (StoreDamaged, StoreTooNew, StoreNotMigrated):
             if db is not None:
                 db.close()
             raise

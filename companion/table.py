@@ -133,6 +133,7 @@ class Table:
         origin: Any = None,
         *,
         read_only: bool = False,
+        played_to: int | None = None,
         log: TableLog | None = None,
         snapshot_every: int = snapshots.EVERY,
     ) -> None:
@@ -144,6 +145,14 @@ class Table:
         (``companion.snapshots``)."""
         self.id = table_id
         self.read_only = read_only
+        #: an opened record that today's rules play differently: the last step
+        #: they play as recorded (the state is the one after it; the log keeps
+        #: every recorded step)
+        self.played_to = played_to if read_only else None
+        #: an opened record's difference from today's rules (companion.record.Divergence), if any
+        self.divergence: Any = None
+        #: for what today's rules make of an opened record: the id of the record as recorded
+        self.today_of: str | None = None
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
         self._card_kinds: tuple[CardKind, ...] | None = None
@@ -228,8 +237,10 @@ class Table:
         Each move is parsed and checked again, as in :func:`replay`."""
         names = self.config.seat_names()
         undone = self._log.undone
+        if self.played_to is not None:  # undos recorded after the last step played do not count
+            undone = {s for e in self._log.between(1, self.played_to) for s in e.undoes()}
         applied = 0
-        for entry in self._log.between(after + 1):
+        for entry in self._log.between(after + 1, self.played_to):
             if entry.kind != "move" or entry.seq in undone or entry.seq in skip:
                 continue
             command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)

@@ -126,7 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int:
     from companion.backup import Backups, default_folder, default_mirror
     from companion.recovery import open_or_recover, refusing_store
-    from companion.store import StoreDamaged
+    from companion.store import StoreDamaged, StoreNotMigrated, StoreTooNew
     from companion.table import Room
     from web import WebConfig, create_app, dashboard_of
 
@@ -136,9 +136,10 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
         if recovery is not None:
             notice = recovery.message()
             print(f"companion serve: {notice}", file=sys.stderr, flush=True)
-    except StoreDamaged as err:
-        # not even a fresh store can be made: the screens still come up, say
-        # so, and every write is refused (nothing is accepted only to be lost)
+    except (StoreDamaged, StoreTooNew, StoreNotMigrated) as err:
+        # not even a fresh store can be made, or the store is a newer
+        # companion's (never changed): the screens still come up, say so, and
+        # every write is refused (nothing is accepted only to be lost)
         notice = err.why
         print(f"companion serve: {notice}", file=sys.stderr, flush=True)
         store = refusing_store(err.why)

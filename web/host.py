@@ -752,9 +752,14 @@ def import_record() -> BaseResponse:
     name = upload.filename[-80:]
     data = upload.read(MAX_RECORD_BYTES + 1)
     try:
-        table = open_record(read_record(data, name))
+        opened = read_record(data, name)
+        table = open_record(opened)
+        today = open_record(opened, table.id + "-t", today=True) if table.divergence is not None else None
     except RecordError as err:
         return message_page("This record cannot be opened", str(err), back, 422)
+    if today is not None:  # what today's rules make of it, one link away
+        today.today_of = table.id
+        dash().add_record(today)
     dash().add_record(table)
     return redirect(url_for("host.record_page", record_id=table.id), code=303)
 

@@ -1,6 +1,7 @@
 """Game records: exported, read with every field checked, replayed through
-today's rules; a record that does not replay the same is refused naming the
-step; bad or hostile files get a message, never a traceback."""
+today's rules and compared by what each step means; a record they play
+differently opens as recorded, naming the step and how; bad or hostile files
+get a message, never a traceback."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from companion.cli import load_script, main, run_script
 from companion.commands import Actor, Command
 from companion.errors import IllegalMove
 from companion.games.base import HOST_SCREEN
+from companion.lookback import look_back
 from companion.record import MAX_RECORD_BYTES, RecordError, game_record, open_record, read_record
 from companion.store import Store
 from companion.table import Room, Table
@@ -63,44 +65,77 @@ def test_the_example_games_replay_to_the_same_game(script: str, tmp_path: Path) 
     assert opened.view(HOST_SCREEN)["game_view"] == table.view(HOST_SCREEN)["game_view"]
 
 
-def test_a_changed_move_is_refused_naming_its_step(tally: Table) -> None:
+def opened_as(raw: dict[str, Any]) -> Table:
+    return open_record(read_record(json.dumps(raw)))
+
+
+def test_a_changed_move_opens_as_recorded_naming_its_step(tally: Table) -> None:
     raw = record_of(tally)
     raw["log"][3]["args"]["amount"] = 2  # step 4: Bob added 1, the record now says 2
-    with pytest.raises(RecordError, match=r"^step 4 does not replay to the same game: the record says 'seat 1 adds 1'"):
-        open_record(read_record(json.dumps(raw)))
+    opened = opened_as(raw)
+    assert opened.read_only and opened.state_no == 6
+    assert opened.divergence.step == 4 and opened.divergence.played_to == 3
+    assert opened.divergence.how == "at step 4 the record says 'seat 1 adds 1', today's rules say 'seat 1 adds 2'"
+    assert [e["lines"][0]["text"] for e in opened.log()][3] == "seat 1 adds 1"  # the record's lines, as recorded
+    assert opened.state.tally == 2  # the board after step 3, the last one today's rules play as recorded
+    look = look_back(opened, 5, HOST_SCREEN)
+    assert look.after["game_view"]["tally"] == 2
+    today = open_record(read_record(json.dumps(raw)), today=True)
+    assert today.divergence is None and today.state.tally == 2 + 2 + 3
 
 
-def test_a_move_the_rules_refuse_is_refused_naming_its_step(tally: Table) -> None:
+def test_a_move_the_rules_refuse_opens_as_recorded_with_a_notice(tally: Table) -> None:
     raw = record_of(tally)
     raw["log"][5]["actor"] = "seat:1"  # step 6 was Ann's turn
-    with pytest.raises(RecordError, match=r"^step 6 does not replay: the rules now refuse it"):
-        open_record(read_record(json.dumps(raw)))
+    opened = opened_as(raw)
+    assert opened.divergence.step == 6 and opened.divergence.played_to == 5
+    assert opened.divergence.how.startswith("today's rules refuse step 6 (Bob: add): it is not your turn")
+    today = open_record(read_record(json.dumps(raw)), today=True)
+    assert today.state_no == 6 and "Today's rules refuse step 6 (Bob: add)" in today.log()[-1]["lines"][0]["text"]
 
 
-def test_an_edited_line_or_citation_is_refused_naming_its_step(tally: Table) -> None:
+def test_an_edited_line_opens_with_a_notice_and_a_citation_is_not_what_a_line_means(tally: Table) -> None:
     raw = record_of(tally)
-    raw["log"][0]["explanations"][0]["text"] = "seat 0 adds 9"
-    with pytest.raises(RecordError, match=r"^step 1 does not replay to the same game"):
-        open_record(read_record(json.dumps(raw)))
+    raw["log"][0]["explanations"][0]["say"]["args"]["amount"] = 9
+    assert opened_as(raw).divergence.how == "at step 1 the record says 'seat 0 adds 9', today's rules say 'seat 0 adds 2'"
     raw = record_of(tally)
-    raw["log"][0]["explanations"][0]["citations"] = []
-    with pytest.raises(RecordError, match=r"^step 1 does not replay to the same game: the line 'seat 0 adds 2' cites other rules"):
-        open_record(read_record(json.dumps(raw)))
+    raw["log"][0]["explanations"][1]["audience"] = [1]
+    assert opened_as(raw).divergence.how == "at step 1 the line 'purse 2' is shown to other seats today"
+    raw = record_of(tally)
+    raw["log"][0]["explanations"][0]["citations"] = []  # a section renamed since: the same game
+    assert opened_as(raw).divergence is None
 
 
-def test_a_changed_undo_or_score_sheet_is_refused(tally: Table) -> None:
+def test_a_changed_score_sheet_or_end_opens_with_a_notice_and_a_changed_undo_is_refused(tally: Table) -> None:
     raw = record_of(tally)
     raw["log"][2]["args"]["undoes"] = [1]
     with pytest.raises(RecordError, match=r"^step 3 undoes steps \[1\], which were not the last moves"):
-        open_record(read_record(json.dumps(raw)))
+        opened_as(raw)
     raw = record_of(tally)
     raw["scores"]["seats"][0]["total"] += 1
-    with pytest.raises(RecordError, match=r"after the last step \(6\) the score sheet differs"):
-        open_record(read_record(json.dumps(raw)))
+    assert opened_as(raw).divergence.how == "after the last step (6) today's rules give Ann 1 point fewer (5, recorded 6)"
     raw = record_of(tally)
     raw["over"] = True
-    with pytest.raises(RecordError, match=r"the record says the game is over, the replay says it is running"):
-        open_record(read_record(json.dumps(raw)))
+    assert opened_as(raw).divergence.how == ("after the last step (6) the record says the game is over, today's rules "
+                                             "say it is running")
+
+
+def test_a_record_kept_as_words_opens_and_its_words_are_shown_as_recorded(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["format"] = "table-companion game record 1"
+    for entry in raw["log"]:
+        entry["explanations"] = [{"text": f"words of step {entry['seq']}", "line": "", "citations": []}]
+    opened = opened_as(raw)
+    assert opened.divergence is None and opened.state == tally.state
+    assert [e["lines"][0]["text"] for e in opened.log()][:2] == ["words of step 1", "words of step 2"]
+
+
+def test_a_record_of_a_newer_format_is_refused_saying_what_to_do(tally: Table) -> None:
+    raw = record_of(tally)
+    raw["format"] = "table-companion game record 3"
+    with pytest.raises(RecordError, match=r"written by a newer companion \(record format 3; this companion reads "
+                                          r"formats 1 to 2\): update this companion"):
+        opened_as(raw)
 
 
 def _deep(n: int) -> str:
@@ -132,9 +167,10 @@ def _deep(n: int) -> str:
         (lambda r: {**r, "log": [{**r["log"][0], "actor": ""}, *r["log"][1:]]}, "'actor'"),
         (lambda r: {**r, "log": [*r["log"][:2], {**r["log"][2], "args": {"undoes": [9]}}, *r["log"][3:]]}, "earlier steps"),
         (lambda r: '{"format": "table-companion game record 1", "state_no": ' + "9" * 5000 + "}", "not a game record|Exceeds"),
-        (lambda r: {**r, "log": [{**r["log"][0], "explanations": [{"text": 5}]}, *r["log"][1:]]}, "'text'"),
-        (lambda r: {**r, "log": [{**r["log"][0], "actor": "seat:9"}, *r["log"][1:]]}, "step 1 does not replay"),
-        (lambda r: {**r, "log": [{**r["log"][0], "name": "explode"}, *r["log"][1:]]}, "step 1 does not replay"),
+        (lambda r: {**r, "log": [{**r["log"][0], "explanations": [{"text": 5}]}, *r["log"][1:]]}, "what it says"),
+        (lambda r: {**r, "log": [{**r["log"][0], "explanations": [{"say": {"args": {}}}]}, *r["log"][1:]]},
+         "what it says"),
+        (lambda r: {**r, "log": [{**r["log"][0], "actor": "seat:9"}, *r["log"][1:]]}, "no seat 9|not 'host'"),
     ],
 )
 def test_bad_and_hostile_records_get_a_clear_message(tally: Table, mutate: Any, message: str) -> None:
@@ -183,7 +219,10 @@ def test_random_damage_to_a_record_gives_a_record_error_or_the_same_game(room: R
         except RecordError as err:
             assert str(err) and "Traceback" not in str(err)
             return
-        assert opened.state == table.state and opened.state_no == table.state_no
+        if opened.divergence is None:
+            assert opened.state == table.state and opened.state_no == table.state_no
+        else:  # opened as recorded, with where today's rules differ
+            assert opened.read_only and 1 <= opened.divergence.step <= len(damaged["log"])
 
     check()
 
@@ -201,6 +240,21 @@ def test_companion_replay_prints_the_log_and_a_step(tally: Table, tmp_path: Path
     assert main(["replay", str(path), "--step", "1", "--as", "Bob", "--json"]) == 0
     look = json.loads(capsys.readouterr().out)["look"]
     assert look["entry"]["hidden_lines"] == 1 and "purse 2" not in json.dumps(look)
+
+
+def test_companion_replay_names_where_todays_rules_differ(tally: Table, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    raw = record_of(tally)
+    raw["log"][5]["actor"] = "seat:1"
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "6 steps, as recorded (read-only)" in out
+    assert "Notice: Today's rules play this record differently from step 6 on: today's rules refuse step 6" in out
+    assert main(["replay", str(path), "--today", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["today"] and "Today's rules refuse step 6" in shown["log"][-1]["lines"][0]["text"]
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from tests.tally.components import edition_problems
 from tests.tally.moves import Add, parse_move
 from tests.tally.options import OPTIONS
 from tests.tally.state import TallyState, new_state
+from tests.tally.words import WORDS
 
 
 class Tally(Game[TallyState, Add]):
@@ -32,6 +33,7 @@ class Tally(Game[TallyState, Add]):
     seeds = ("core",)
     options = OPTIONS
     data_file = "components.json"
+    words = WORDS
 
     def edition_problems(self, edition: Mapping[str, Any]) -> list[str]:
         return edition_problems(edition)

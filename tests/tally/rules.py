@@ -15,6 +15,7 @@ from companion.rules import say
 from tests.tally import citations as R
 from tests.tally.moves import Add, Kind
 from tests.tally.state import TallyState
+from tests.tally.words import says
 
 
 def is_over(state: TallyState) -> bool:
@@ -51,15 +52,15 @@ def apply(state: TallyState, move: Add) -> Outcome[TallyState]:
     if move.kind is Kind.PEEK:
         seat = move.actor.seat
         assert seat is not None
-        return Outcome(state, [say(f"purse {state.purses[seat]}", R.PURSE, audience=[seat])])
+        return Outcome(state, [say(says("purse", purse=state.purses[seat]), R.PURSE, audience=[seat])])
     state.tally += move.amount
     if move.kind is Kind.ROLL:
-        return Outcome(state, [say(f"the die shows {move.amount}", R.DIE)])
+        return Outcome(state, [say(says("die_shows", amount=move.amount), R.DIE)])
     seat = state.turn
     state.purses[seat] += move.amount
     state.turn = (state.turn + 1) % state.seats
-    return Outcome(state, [say(f"seat {seat} adds {move.amount}", R.TURN),
-                           say(f"purse {state.purses[seat]}", R.TURN, audience=[seat])])
+    return Outcome(state, [say(says("adds", seat=seat, amount=move.amount), R.TURN),
+                           say(says("purse", purse=state.purses[seat]), R.TURN, audience=[seat])])
 
 
 def _amounts(state: TallyState) -> str:

@@ -68,7 +68,7 @@ def check_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment
         kind = state.comp.action(code)
         known = state.banks[seat].actions.count(code) + discard.count(code)
         if known >= kind.copies:
-            raise IllegalMove(says("action_all_seen", name=kind.name, copies=kind.copies), C.STEP4)
+            raise IllegalMove(says("action_all_seen", name=kind.term, copies=kind.copies), C.STEP4)
     return code, check_payment(state, seat, state.comp.action_price, payment, what=says("an_action_card"))
 
 
@@ -88,7 +88,7 @@ def do_buy_action(state: MoneyMakerState, seat: int, raw: str | None, payment: P
     lines.append(say(says("buys_action", seat=state.names[seat], price=price, paid=describe(state, paid)), C.STEP4))
     if code != "?":
         kind = state.comp.action(code)
-        mine = says("your_action_card_text" if kind.text else "your_action_card", name=kind.name, text=kind.text)
+        mine = says("your_action_card_text" if kind.text else "your_action_card", name=kind.term, text=kind.text_term)
         lines.append(say(mine, C.STEP4, audience=[seat]))
     private(state, seat, lines)
 
@@ -115,10 +115,10 @@ def do_play_action(state: MoneyMakerState, seat: int, raw: str, lines: Lines) ->
         lines.append(say(says("plays_untold_action", seat=state.names[seat]), C.ACTION_CARDS))
         return
     kind = state.comp.action(code)
-    text = says("action_quoted", text=kind.text) if kind.text else says("action_no_text")
+    text = says("action_quoted", text=kind.text_term) if kind.text else says("action_no_text")
     lines.append(
         say(
-            says("plays_action", seat=state.names[seat], name=kind.name, text=text),
+            says("plays_action", seat=state.names[seat], name=kind.term, text=text),
             C.ACTION_CARDS,
         )
     )

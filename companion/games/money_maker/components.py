@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.money_maker.words import comma_list, says
+from companion.games.money_maker.words import WORDS, comma_list, says
 
 MARKETS = ("production", "consumer")
 RATINGS = ("I", "II", "III", "IV", "V", "VI")
@@ -71,6 +71,16 @@ class InvestmentKind:
     def value(self) -> int:
         return sum(n for _, n in self.requires)
 
+    @property
+    def term(self) -> str:
+        """Its name in a sentence: stored as its code, drawn from :func:`terms`."""
+        return WORDS.term("card", self.code, self.name)
+
+    @property
+    def guild_term(self) -> str:
+        """Its guild in a sentence (stored as the card's code)."""
+        return WORDS.term("guild", self.code, self.guild)
+
 
 @dataclass(frozen=True)
 class ActionKind:
@@ -78,6 +88,16 @@ class ActionKind:
     name: str
     copies: int
     text: str
+
+    @property
+    def term(self) -> str:
+        """Its name in a sentence: stored as its code, drawn from :func:`terms`."""
+        return WORDS.term("card", self.code, self.name)
+
+    @property
+    def text_term(self) -> str:
+        """Its printed text in a sentence (stored as its code)."""
+        return WORDS.term("card_text", self.code, self.text)
 
 
 @dataclass(frozen=True)
@@ -169,25 +189,8 @@ class Components:
             )
             for m in MARKETS
         }
-        inv = tuple(
-            InvestmentKind(
-                code,
-                str(k["name"]),
-                str(k["guild"]),
-                int(k["copies"]),
-                tuple((m, int(n)) for m, n in k["requires"].items()),
-                tuple((m, int(n)) for m, n in k.get("output", {}).items()),
-                int(k.get("trade", 0)),
-                bool(k.get("verified", True)),
-            )
-            for code, k in ed["investment_cards"]["kinds"].items()
-            if int(k["copies"]) > 0
-        )
-        acts = tuple(
-            ActionKind(code, str(k["name"]), int(k["copies"]), str(k.get("text", "")))
-            for code, k in ed["action_cards"]["kinds"].items()
-            if int(k["copies"]) > 0
-        )
+        inv = _investment_kinds(ed)
+        acts = _action_kinds(ed)
         die = ed["credit_die"]
         return cls(
             gold_total=int(ed["gold"]["total"]),
@@ -215,6 +218,46 @@ class Components:
             action_price=int(ed["action_cards"]["price"]),
             unverified=tuple(unverified),
         )
+
+
+def _investment_kinds(ed: Mapping[str, Any]) -> tuple[InvestmentKind, ...]:
+    return tuple(
+        InvestmentKind(
+            code,
+            str(k["name"]),
+            str(k["guild"]),
+            int(k["copies"]),
+            tuple((m, int(n)) for m, n in k["requires"].items()),
+            tuple((m, int(n)) for m, n in k.get("output", {}).items()),
+            int(k.get("trade", 0)),
+            bool(k.get("verified", True)),
+        )
+        for code, k in ed["investment_cards"]["kinds"].items()
+        if int(k["copies"]) > 0
+    )
+
+
+def _action_kinds(ed: Mapping[str, Any]) -> tuple[ActionKind, ...]:
+    return tuple(
+        ActionKind(code, str(k["name"]), int(k["copies"]), str(k.get("text", "")))
+        for code, k in ed["action_cards"]["kinds"].items()
+        if int(k["copies"]) > 0
+    )
+
+
+def terms(ed: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The names of an edition's components that sentences show, by kind and
+    code (what :meth:`MoneyMaker.terms` gives the table to draw a stored line
+    with), read as :meth:`Components.from_edition` reads them: a card's name
+    (``card``: investment and action cards, whose codes never clash), an
+    investment card's guild (``guild``, by the card's code) and an action
+    card's text (``card_text``)."""
+    investments, actions = _investment_kinds(ed), _action_kinds(ed)
+    return {
+        "card": {k.code: k.name for k in investments} | {k.code: k.name for k in actions},
+        "guild": {k.code: k.guild for k in investments},
+        "card_text": {k.code: k.text for k in actions},
+    }
 
 
 def _unverified(node: Any, path: str) -> list[str]:

@@ -32,13 +32,12 @@ from companion.corrections import (
     seat_arg,
 )
 from companion.corrections import hint as correction_hint
-from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand
 from companion.games.base import ActionHint, Choice, Field, LastMade
 from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
 from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
-from companion.rules import Explanation
+from companion.rules import Explanation, say
 
 TARGETS: tuple[Target, ...] = (
     Target("gold", says("target_gold"), hidden=True),
@@ -131,8 +130,8 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         old = bank.gold
         bank.gold = to
         state.reserve -= more
-        extra = says("from_reserve", amount=more) if more >= 0 else says("back_to_reserve", amount=-more)
-        lines.extend(correction_lines(name, says("what_gold"), str(old), str(to), reason, hidden_seat=seat, extra=extra))
+        extra: str = says("from_reserve", amount=more) if more >= 0 else says("back_to_reserve", amount=-more)
+        lines.extend(correction_lines(name, says("what_gold"), old, to, reason, hidden_seat=seat, extra=extra))
     elif value.startswith("goods_"):
         market = value[6:]
         more = to - bank.goods[market]
@@ -140,7 +139,7 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         bank.goods[market] = to
         state.natural[market] -= more
         extra = says("from_natural", amount=more) if more >= 0 else says("back_to_natural", amount=-more)
-        lines.extend(correction_lines(name, says("what_goods", market=MARKET_NAMES[market]), str(old), str(to), reason, hidden_seat=seat, extra=extra))
+        lines.extend(correction_lines(name, says("what_goods", market=MARKET_NAMES[market]), old, to, reason, hidden_seat=seat, extra=extra))
     elif value == "rating":
         old_rating = bank.rating
         old_name = says("debtors_prison") if old_rating == PRISON else says("ring_named", ring=comp.ring(old_rating).name)
@@ -159,28 +158,50 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         else:
             bank.take_board(block, old - to)
             bank.extinguished += old - to
-        lines.extend(correction_lines(name, says("what_credit_on", block=block), str(old), str(to), reason))
+        lines.extend(correction_lines(name, says("what_credit_on", block=block), old, to, reason))
 
 
 def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, lines: list[Explanation]) -> None:
     if value == "meter":
         old = state.meter
         state.meter = to
-        lines.extend(correction_lines("", says("what_meter"), str(old), str(to), reason))
+        lines.extend(correction_lines("", says("what_meter"), old, to, reason))
     elif value == "reserve":
         old = state.reserve
         state.reserve = to
         state.gold_corrected += to - old
-        lines.extend(correction_lines("", says("target_reserve"), str(old), str(to), reason))
+        lines.extend(correction_lines("", says("target_reserve"), old, to, reason))
     else:
         market = value[7:]
         old = state.markets[market]
         state.markets[market] = to
         state.natural[market] -= to - old
         lines.extend(
-            correction_lines("", says("what_market", market=MARKET_NAMES[market]), str(old), str(to), reason,
+            correction_lines("", says("what_market", market=MARKET_NAMES[market]), old, to, reason,
                              extra=says("left_in_natural", count=state.natural[market]))
         )
+
+
+def correction_lines(
+    who: str, what: str, old: object, new: object, reason: str, *, hidden_seat: int | None = None, extra: str = ""
+) -> list[Explanation]:
+    """The audit lines of one correction, in the words of
+    :func:`companion.corrections.lines`, said through the game's catalog
+    (stored as meaning).  ``who`` is the seat's name, "" for a table value;
+    for a hidden value (``hidden_seat``) the public line names no number and
+    the exact line (with ``extra``) goes to that seat alone."""
+    more = says("corrected_extra", extra=extra) if extra else ""
+    if hidden_seat is None:
+        if who:
+            text = says("corrected_seat", seat=who, what=what, old=old, new=new, reason=reason, extra=more)
+        else:
+            text = says("corrected_table", what=what, old=old, new=new, reason=reason, extra=more)
+        return [say(text, CORRECTION_RULE)]
+    return [
+        say(says("corrected_private", seat=who, what=what, reason=reason), CORRECTION_RULE),
+        say(says("corrected_yours", what=what, old=old, new=new, reason=reason, extra=more), CORRECTION_RULE,
+            audience=[hidden_seat]),
+    ]
 
 
 def host_hint(state: MoneyMakerState) -> ActionHint:

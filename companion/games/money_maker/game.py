@@ -13,7 +13,7 @@ and places a position, ``dice`` and ``investments`` read the hardware.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.commands import Actor, Command
 from companion.errors import SetupError
@@ -29,7 +29,7 @@ from companion.games.base import (
     Viewer,
 )
 from companion.games.money_maker import dice, hints, investments, moves, position, rules, views
-from companion.games.money_maker.components import MARKETS, Components, edition_problems
+from companion.games.money_maker.components import MARKETS, Components, edition_problems, terms
 from companion.games.money_maker.moves import Move
 from companion.games.money_maker.options import OPTIONS
 from companion.games.money_maker.scoring import score_sheet
@@ -51,6 +51,8 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
     colours = ("orange", "pink", "white", "purple", "yellow", "blue", "black")
     data_file = "components.json"
     options = OPTIONS
+    #: the shipped edition's component names (:meth:`terms`), read once
+    _default_terms: ClassVar[Mapping[str, Mapping[str, str]] | None] = None
 
     # data ------------------------------------------------------------------------
     def edition_problems(self, edition: Mapping[str, Any]) -> list[str]:
@@ -61,6 +63,16 @@ class MoneyMaker(Game[MoneyMakerState, Move]):
             except (KeyError, TypeError, ValueError) as err:  # pragma: no cover - belt and braces
                 problems.append(says("edition_unreadable", err=err))
         return problems
+
+    def terms(self, edition: Mapping[str, Any]) -> Mapping[str, Mapping[str, str]]:
+        """The cards' names (and guilds, and action cards' texts) a stored
+        line is drawn with, by kind and code, as this table's edition gives
+        them (the shipped one's read once)."""
+        if edition:
+            return terms(edition)
+        if MoneyMaker._default_terms is None:
+            MoneyMaker._default_terms = terms(self.default_edition())
+        return MoneyMaker._default_terms
 
     def components(self, config: TableConfig) -> Components:
         edition = config.edition or self.default_edition()

@@ -183,7 +183,7 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
 def _draw(state: MoneyMakerState) -> ActionHint:
     """The card opened from the pile: a choice of the kinds still in it."""
     choices = tuple(
-        Choice(k.code, says("card_left", name=k.name, left=state.deck.get(k.code, 0)))
+        Choice(k.code, says("card_left", name=k.term, left=state.deck.get(k.code, 0)))
         for k in state.comp.investments
         if state.deck.get(k.code, 0) > 0
     )
@@ -208,7 +208,7 @@ def _host_hints(state: MoneyMakerState) -> list[ActionHint]:
     seats = tuple(Choice(n, n) for i, n in enumerate(state.names) if not state.banks[i].bankrupt)
     if state.phase in (FIRST_AUCTION, AUCTION) and state.auction is not None:
         a = state.auction
-        label = (
+        label: str = (
             says("hint_close_sold", seat=state.names[a.bidder], high=a.high) if a.bidder is not None else says("hint_close_nobody")
         )
         out.append(ActionHint("close_auction", label))
@@ -298,7 +298,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "open_auction",
-                    says("hint_auction", name=state.comp.investment(card_kind(card_id)).name, card=card_id, opening=opening_bid(state, card_id)),
+                    says("hint_auction", name=state.comp.investment(card_kind(card_id)).term, card=card_id, opening=opening_bid(state, card_id)),
                     why,
                     {"card": card_id},
                 )
@@ -361,7 +361,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
                 fields = (Field("into", says("field_convert", trade=kind.trade, goods=good_goods(kind.trade)), "choice", into),)
                 if not into and not why:
                     why = IllegalMove(says("why_converts_exactly", trade=kind.trade, goods=good_goods(kind.trade)), C.PRODUCING)
-            out.append(ActionHint.refused("produce", says("hint_produce", name=kind.name, card=card_id), why, {"card": card_id}, fields))
+            out.append(ActionHint.refused("produce", says("hint_produce", name=kind.term, card=card_id), why, {"card": card_id}, fields))
         out.append(ActionHint.refused("end_trading", says("hint_end_trading"), turn_reason))
     # step 4
     if phase in (INVEST, TRADE, ACTION):
@@ -385,7 +385,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             )
         )
     for code in sorted(set(bank.actions)):
-        label = says("an_action_card") if code == "?" else state.comp.action(code).name
+        label = says("an_action_card") if code == "?" else state.comp.action(code).term
         out.append(ActionHint("play_action", says("hint_play", card=label), {"card": code}))
     # bank run
     run = state.bank_run

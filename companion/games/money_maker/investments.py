@@ -43,13 +43,13 @@ def check_draw(state: MoneyMakerState, raw: str) -> tuple[str, str, bool]:
     kind = state.comp.investment(code)
     if state.deck.get(code, 0) <= 0:
         out = says("only_copy_out") if kind.copies == 1 else says("all_copies_out", copies=kind.copies)
-        raise IllegalMove(says("none_left_in_deck", name=kind.name, out=out), C.STEP1)
+        raise IllegalMove(says("none_left_in_deck", name=kind.term, out=out), C.STEP1)
     if copy is None:
         copy = next(i for i in range(1, kind.copies + 1) if f"{code}-{i}" not in state.drawn)
     card_id = f"{code}-{copy}"
     if not 1 <= copy <= kind.copies:
         copies = says("only_copy_1") if kind.copies == 1 else says("copies_1_to", copies=kind.copies)
-        raise IllegalMove(says("card_has_copies", name=kind.name, copies=copies, copy=copy), C.STEP1)
+        raise IllegalMove(says("card_has_copies", name=kind.term, copies=copies, copy=copy), C.STEP1)
     if card_id in state.drawn:
         raise IllegalMove(says("drawn_already", card=card_id), C.STEP1)
     return code, card_id, opening
@@ -70,7 +70,7 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
     lines.append(
         say(
             says(
-                "card_opened", name=kind.name, card=card_id, guild=kind.guild, needs=req, what=what,
+                "card_opened", name=kind.term, card=card_id, guild=kind.guild_term, needs=req, what=what,
                 opening=opening_bid(state, card_id),
             ),
             C.SETUP if opening else C.STEP1,

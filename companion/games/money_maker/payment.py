@@ -227,7 +227,7 @@ def private(state: MoneyMakerState, seat: int, lines: Lines) -> None:
     """A line only the seat sees: what its vault holds now."""
     b = state.banks[seat]
     held = comma_list(says("name_amount", name=state.names[i], amount=n) for i, n in sorted(b.held.items())) or says("none")
-    acts = comma_list(state.comp.action(c).name if c != "?" else says("action_not_told") for c in b.actions) or says("none")
+    acts = comma_list(state.comp.action(c).term if c != "?" else says("action_not_told") for c in b.actions) or says("none")
     lines.append(
         say(
             says(

@@ -22,7 +22,7 @@ def seat_score(state: MoneyMakerState, seat: int) -> SeatScore:
         for market, n in kind.requires:
             price = market_price(state, market)
             card_points += n * price
-            details.append(says("card_points", name=kind.name, count=n, price=price))
+            details.append(says("card_points", name=kind.term, count=n, price=price))
     held = sum(bank.held.values())
     if bank.bankrupt:
         rating_value, rating_label = 0, says("score_bankrupt")

@@ -279,13 +279,14 @@ def card_kind(card_id: str) -> str:
 
 def card_name(state: MoneyMakerState, card_id: str) -> str:
     """An investment card as the table knows it: by the name printed on it (its id
-    ``FARM-2`` is the companion's, not printed on the card)."""
-    return state.comp.investment(card_kind(card_id)).name
+    ``FARM-2`` is the companion's, not printed on the card), said as its kind's
+    code (drawn from the table's components)."""
+    return state.comp.investment(card_kind(card_id)).term
 
 
 def card_label(state: MoneyMakerState, card_id: str) -> str:
     kind = state.comp.investment(card_kind(card_id))
-    return says("card_label", name=kind.name, card=card_id)
+    return says("card_label", name=kind.term, card=card_id)
 
 
 def market_price(state: MoneyMakerState, market: str) -> int:

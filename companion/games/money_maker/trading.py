@@ -166,12 +166,12 @@ def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None)
     kind = state.comp.investment(card_kind(card_id))
     if kind.is_trading:
         if into not in MARKETS:
-            raise IllegalMove(says("say_into", name=kind.name), C.PRODUCING)
+            raise IllegalMove(says("say_into", name=kind.term), C.PRODUCING)
         source = "consumer" if into == "production" else "production"
         if bank.goods[source] < kind.trade:
             raise IllegalMove(
                 says(
-                    "converts_exactly", name=kind.name, trade=kind.trade, source=MARKET_NAMES[source], goods=good_goods(kind.trade),
+                    "converts_exactly", name=kind.term, trade=kind.trade, source=MARKET_NAMES[source], goods=good_goods(kind.trade),
                     seat=state.names[seat], held=bank.goods[source],
                 ),
                 C.PRODUCING,
@@ -199,7 +199,7 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
         lines.append(
             say(
                 says(
-                    "converts", seat=state.names[seat], name=kind.name, trade=kind.trade, source=MARKET_NAMES[source],
+                    "converts", seat=state.names[seat], name=kind.term, trade=kind.trade, source=MARKET_NAMES[source],
                     goods=good_goods(kind.trade), got=got, into=MARKET_NAMES[into], goods_got=good_goods(got), bonus=guild, short=short,
                 ),
                 C.PRODUCING,
@@ -218,7 +218,7 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
         guild = says("guild_bonus") if bonus else ""
         lines.append(
             say(
-                says("produces", seat=state.names[seat], name=kind.name, parts=comma_list(parts), bonus=guild),
+                says("produces", seat=state.names[seat], name=kind.term, parts=comma_list(parts), bonus=guild),
                 C.PRODUCING,
             )
         )

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from companion.messages import CORE, Catalog, Said
-
 from companion.games.money_maker.hint_words import HINT_SAYS
 from companion.games.money_maker.host_words import HOST_SAYS
 from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
-
+from companion.messages import CORE, Catalog, Said
 
 # counts and lists, written before they go into a template --------------------------
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names

@@ -11,7 +11,7 @@ from __future__ import annotations
 from companion.games.muell_money import citations as R
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import zone
-from companion.games.muell_money.words import ZONE_NAMES, says
+from companion.games.muell_money.words import says, zone_name
 from companion.rules import Explanation, say
 
 #: rounds without any factory getting further right before the table is told
@@ -33,6 +33,6 @@ def watch(state: MuellState, lines: list[Explanation]) -> None:
     stalled = state.round - state.furthest_round
     if stalled < STALLED_ROUNDS or state.disaster:
         return
-    marker = says("stalled_marker", level=state.common_waste, zone=ZONE_NAMES[zone(state, state.common_waste)])
+    marker = says("stalled_marker", level=state.common_waste, zone=zone_name(zone(state, state.common_waste)))
     state.disaster = says("stalled", column=state.furthest_column, rounds=stalled, marker=marker)
     lines.append(say(says("desastre", why=state.disaster), R.V_DISASTER, R.V_EXPERIMENT))

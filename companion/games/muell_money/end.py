@@ -82,7 +82,7 @@ def apply_end(state: MuellState, move: Move, lines: list[Explanation]) -> None:
     state.phase = Phase.OVER
     state.ended_by_host = True
     state.end_reason = move.reason
-    why = says("in_brackets", what=move.reason) if move.reason else ""
+    why = says("in_brackets", reason=move.reason) if move.reason else ""
     lines.append(
         say(
             says("host_ends", why=why, skipped=semicolon_list(skipped)),

@@ -24,7 +24,6 @@ from typing import Any
 
 from companion.commands import Actor, Command
 from companion.errors import SetupError
-from companion.messages import SeatName
 from companion.games.base import (
     ActionHint,
     CardKind,
@@ -48,6 +47,7 @@ from companion.games.muell_money.options import OPTIONS
 from companion.games.muell_money.sets import new_grid
 from companion.games.muell_money.state import MuellState, Phase, SeatState
 from companion.games.muell_money.words import WORDS, comma_list, says, semicolon_list
+from companion.messages import SeatName
 from companion.rules import resolve_options
 
 #: the server's software hook finds ``shuffle_command`` beside the Game class

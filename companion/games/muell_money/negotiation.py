@@ -19,7 +19,7 @@ from companion.games.muell_money.components import MAT_ROWS
 from companion.games.muell_money.moves import Move
 from companion.games.muell_money.state import Adopted, MuellState, Phase, Vote, in_variant
 from companion.games.muell_money.waste import zone
-from companion.games.muell_money.words import PROPOSAL_TITLES, comma_list, money, plural, says
+from companion.games.muell_money.words import comma_list, money, plural, says
 from companion.rules import Citation, Explanation, say
 
 NEGOTIATION_COST = "negotiation-cost"
@@ -68,11 +68,19 @@ def source(adopted: Adopted) -> str:
 
 
 def title(state: MuellState, key: str) -> str:
-    """A proposal's title, its figures (proposal 1's move back and cost) from the table's data."""
-    values = state.comp.variant
-    assert values is not None, "proposals are made in the simulation variant, which needs its data"
-    return PROPOSAL_TITLES[key].format(steps=plural(values.negotiation_back_steps, says("space_one")),
-                                       cost=money(values.negotiation_back_cost))
+    """A proposal's title (``key``: the proposal's code, as the state keeps it),
+    its figures (proposal 1's move back and cost) from the table's data."""
+    if key == NEGOTIATION_COST:
+        values = state.comp.variant
+        assert values is not None, "proposals are made in the simulation variant, which needs its data"
+        return says("proposal_negotiation_cost", steps=plural(values.negotiation_back_steps, says("space_one")),
+                    cost=money(values.negotiation_back_cost))
+    if key == RED_ZONE_STOP:
+        return says("proposal_red_zone_stop")
+    if key == SET_AUCTION:
+        return says("proposal_set_auction")
+    assert key == REPEAL, key
+    return says("proposal_repeal")
 
 
 def check_proposal(state: MuellState, move: Move) -> None:

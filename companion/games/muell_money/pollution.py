@@ -98,7 +98,7 @@ def penalise(state: MuellState, seat: int, *, final: bool, bribed: bool, lines: 
     comp = state.comp
     zone_now = seat_zone(state, seat)
     label = says("status_final_check") if final else says("status_check")
-    head = says("check_head", check=label, where=where(state, seat), zone=zone_text(state, level(state, seat)))
+    head: str = says("check_head", check=label, where=where(state, seat), zone=zone_text(state, level(state, seat)))
     if in_variant(state):
         head += says("check_for", seat=me.name)
     cites: tuple[Citation, ...] = (R.CHECK, R.ZONES)

@@ -55,7 +55,7 @@ def score_sheet(state: MuellState, *, final: bool) -> ScoreSheet:
     if not final:
         notes.append(says("score_provisional"))
     if state.ended_by_host:
-        why = says("in_brackets", what=state.end_reason) if state.end_reason else ""
+        why = says("in_brackets", reason=state.end_reason) if state.end_reason else ""
         notes.append(says("score_ended_early", why=why, seed=EARLY_END.seed, section=EARLY_END.section))
     unverified = unverified_in_use(state)
     if unverified:

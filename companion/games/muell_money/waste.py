@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.games.muell_money.components import CommonTrack
 from companion.games.muell_money.state import MuellState, in_variant
-from companion.games.muell_money.words import ZONE_NAMES, says
+from companion.games.muell_money.words import says, zone_name
 
 
 def track(state: MuellState) -> CommonTrack:
@@ -35,7 +35,7 @@ def zone_text(state: MuellState, waste: int) -> str:
         low, high = track(state).zones[name]
     else:
         low, high = state.comp.zones[state.options["waste_zones"]][name]
-    return says("zone_text", zone=ZONE_NAMES[name], low=low, high=high)
+    return says("zone_text", zone=zone_name(name), low=low, high=high)
 
 
 def level(state: MuellState, seat: int) -> int:

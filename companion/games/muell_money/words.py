@@ -9,9 +9,12 @@ name; :func:`says` fills one in.  The printed game's words are in
 file passes the 500-line bound), the simulation variant's in
 :data:`VARIANT_SAYS` below; all are merged into
 :data:`SAYS`, the one table a translation replaces (with the small helpers
-below that write amounts, counts and lists, and the small tables of proposal
-titles, the variant's changes and the names of codes).  The modules compute the
-values (names, numbers) and pass them in already written.
+below that write amounts, counts and lists, and the small tables of the names
+of codes).  The modules compute the values (numbers, codes, seats' names,
+other sentences) and pass them in; an explanation line is kept as its key and
+those values (:mod:`companion.messages`), so a value is never words pasted
+together (an f-string or a join of sentences): a sentence of its own is a
+template here.
 
 A code the game keeps in its state, its events and its commands (a card
 kind's key, a waste zone, a vote's choice, a phase, a rounding, an actor) is never
@@ -26,12 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from companion.messages import CORE, Catalog, Said
-
 from companion.games.muell_money.base_words import BASE_SAYS
 from companion.games.muell_money.option_words import OPTION_SAYS
 from companion.games.muell_money.page_words import PAGE_SAYS
-
+from companion.messages import CORE, Catalog, Said
 
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
 WORDS = Catalog("muell-money", {}, parent=CORE)
@@ -85,10 +86,21 @@ def card_name(card: str) -> str:
     return WORDS.name("card", card)
 
 
-@WORDS.piece
+def zone_name(zone: str) -> str:
+    """A waste zone's name in a sentence (``zone``: the zone's key, ``green``)."""
+    return WORDS.name("zone", zone)
+
+
 def card_list(cards: list[str]) -> str:
-    """``Order, Growth`` or ``no cards`` (``cards``: card kinds' keys)."""
-    return ", ".join(card_name(c) for c in cards) if cards else "no cards"
+    """``Order, Growth`` or ``no cards`` (``cards``: card kinds' keys): the
+    cards said by their names (a line keeps the kinds' keys, not words)."""
+    return named_cards([card_name(c) for c in cards])
+
+
+@WORDS.piece
+def named_cards(names: list[str]) -> str:
+    """``Order, Growth`` or ``no cards`` (``names``: card kinds' names, :func:`card_name`)."""
+    return ", ".join(str(n) for n in names) if names else "no cards"
 
 
 @WORDS.piece
@@ -139,15 +151,6 @@ ROUNDING_NAMES: Mapping[str, str] = {"down": "down", "up": "up"}
 ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
 
-#: the simulation variant's proposals (003, "Comment négocier ?", examples 1-4); ``{steps}`` and ``{cost}``:
-#: a Negotiation's move back and its cost, from the table's data
-PROPOSAL_TITLES: Mapping[str, str] = {
-    "negotiation-cost": "1) A Negotiation always moves the common waste marker back {steps} and costs {cost}",
-    "red-zone-stop": "2) With the common marker in the red zone, a seat whose waste service is still far left may not fill Orders",
-    "set-auction": "3) The sets are auctioned (payments to the bank) instead of chosen",
-    "repeal": "4) A rule adopted earlier by vote is repealed",
-}
-
 #: the simulation variant's sentences, by key (its own modules ``negotiation``, ``votes``,
 #: ``set_sale``, ``disaster``, and the variant's branches of the others): part of
 #: :data:`SAYS`, said with :func:`says` like the rest
@@ -160,6 +163,13 @@ VARIANT_SAYS: Mapping[str, str] = {
     "variant_change_negotiation": "Waste Inspection becomes Negotiation: propose a rule; may move the marker back {steps} for {cost}",
     "variant_change_bribery": "Bribery still protects at a Pollution Check and gives {votes} ({cost}, then discarded)",
     "extra_vote_one": "extra vote",
+    # negotiation.py: the proposals' titles (003, "Comment négocier ?", examples 1-4); ``{steps}`` and ``{cost}``:
+    # a Negotiation's move back and its cost, from the table's data
+    "proposal_negotiation_cost": "1) A Negotiation always moves the common waste marker back {steps} and costs {cost}",
+    "proposal_red_zone_stop": "2) With the common marker in the red zone, a seat whose waste service is still far "
+                              "left may not fill Orders",
+    "proposal_set_auction": "3) The sets are auctioned (payments to the bank) instead of chosen",
+    "proposal_repeal": "4) A rule adopted earlier by vote is repealed",
     # negotiation.py: proposals and the adopted rules
     "not_agreed": "the table did not agree at setup to propose '{rule}' (agreed: {agreed})",
     "none": "none",

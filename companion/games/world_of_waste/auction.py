@@ -120,11 +120,11 @@ def reveal_auction(state: WasteState) -> list[Explanation]:
             "auction value": (says("tie_auction_value"), AUCTION_VALUE_RULE),
             "left of the boss": (says("tie_left_of_boss"), AUCTION_LEFT_RULE),
         }.get(place.reason)
-        text = says("auction_place", place=i + 1, seat=state.names[place.seat], cards=n_cards(place.count),
-                    value=place.value)
+        text: str = says("auction_place", place=i + 1, seat=state.names[place.seat], cards=n_cards(place.count),
+                         value=place.value)
         cites: list[Citation] = [AUCTION_ORDER_RULE]
         if why is not None:
-            note = why[0]
+            note: str = why[0]
             if place.reason == "auction value":
                 guessed = sorted(
                     {cat.name_of(c) for c in offers[place.seat] + offers[places[i + 1].seat]

@@ -11,18 +11,22 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from companion.games.world_of_waste.words import (
     PLURAL_CATEGORIES,
+    TYPE_TERM,
+    WORDS,
     comma_list,
     count_form,
+    counted_term,
     name_forms,
     says,
 )
 from companion.games.world_of_waste.words import cards as n_cards
+from companion.messages import Said
 
 #: the card types the rules name, in the order a station is laid out
 TYPE_KEYS: tuple[str, ...] = (
@@ -64,10 +68,20 @@ class CardType:
     #: "Textiles"))``: the data's ``counted``; words.count_form picks one);
     #: empty: the name follows every count
     forms: tuple[tuple[str, str], ...] = ()
+    #: the type's name as a sentence says it: the term of its key
+    #: (:data:`words.TYPE_TERM`), its words drawn from the table's data; made
+    #: with the type (not on first use: reading a state changes nothing in it)
+    term: Said = field(init=False, repr=False, compare=False)
+    #: :attr:`forms` by plural category
+    _forms: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "term", WORDS.term(TYPE_TERM, self.key, self.name))
+        object.__setattr__(self, "_forms", dict(self.forms))
 
     def counted(self, count: int) -> str:
         """``1 Textile``, ``2 Textiles``, ``3 Composts``."""
-        return says("type_count", count=count, name=count_form(count, dict(self.forms), self.name))
+        return says("type_count", count=count, name=count_form(count, self.key, self._forms, self.name))
 
     def card_id(self, copy: int) -> str:
         return f"{self.code}-{copy}"
@@ -146,7 +160,8 @@ class Catalog:
         return t.key
 
     def name_of(self, card_id: str) -> str:
-        return self.type(self.kind_of(card_id)).name
+        """A card's type name, as a sentence says it (:attr:`CardType.term`)."""
+        return self.type(self.kind_of(card_id)).term
 
     def hammer_of(self, card_id: str) -> int:
         return self.type(self.kind_of(card_id)).hammer.value
@@ -168,7 +183,7 @@ class Catalog:
         counts: dict[str, int] = {}
         for card in card_ids:
             counts[self.kind_of(card)] = counts.get(self.kind_of(card), 0) + 1
-        parts = [t.name if counts[t.key] == 1 else t.counted(counts[t.key]) for t in self.types if t.key in counts]
+        parts = [t.term if counts[t.key] == 1 else t.counted(counts[t.key]) for t in self.types if t.key in counts]
         return comma_list(parts) if parts else says("no_cards")
 
     def label(self, card_id: str) -> str:
@@ -204,11 +219,21 @@ class Catalog:
         raise UnknownCard(says("unknown_card", raw=raw, codes=self.codes_text()))
 
     def codes_text(self) -> str:
-        return comma_list(says("code_is", code=t.code, name=t.name) for t in self.types)
+        return comma_list(says("code_is", code=t.code, name=t.term) for t in self.types)
+
+    def terms(self) -> dict[str, dict[str, str]]:
+        """The types' names by term kind and key, what a stored line's type
+        names are drawn with: the name (:data:`words.TYPE_TERM`) and the name
+        after a count of each plural category (:func:`words.counted_term`;
+        the name itself where the data gives no counted forms)."""
+        out: dict[str, dict[str, str]] = {TYPE_TERM: {t.key: t.name for t in self.types}}
+        for category in PLURAL_CATEGORIES:
+            out[counted_term(category)] = {t.key: t._forms.get(category, t.name) for t in self.types}
+        return out
 
     def unverified(self) -> list[str]:
-        out = [says("unverified_copies", name=t.name) for t in self.types if not t.copies.verified]
-        out += [says("unverified_hammer", name=t.name) for t in self.types if not t.hammer.verified]
+        out: list[str] = [says("unverified_copies", name=t.term) for t in self.types if not t.copies.verified]
+        out += [says("unverified_hammer", name=t.term) for t in self.types if not t.hammer.verified]
         out += [says("unverified_paper", cards=n_cards(n)) for n, v in enumerate(self.paper, start=1) if not v.verified]
         return out
 

@@ -88,12 +88,12 @@ def check_take_all_from_deck(
         t = cat.type(ref.key)
         free = [c for c in t.ids() if c not in placed]  # the type's free ids, in the catalog's order
         if not set_aside and deck <= 0:
-            raise IllegalMove(says("deck_empty", card=t.name), rule)
+            raise IllegalMove(says("deck_empty", card=t.term), rule)
         if ref.copy is None:
             if not free:
                 raise IllegalMove(
-                    says("none_left_all", card=t.name, copies=t.copies.value) if t.copies.value != 1
-                    else says("none_left_only", card=t.name),
+                    says("none_left_all", card=t.term, copies=t.copies.value) if t.copies.value != 1
+                    else says("none_left_only", card=t.term),
                     CARD_RULE,
                 )
             card = min(free, key=cat.copy_of)
@@ -154,10 +154,10 @@ def find_in(state: WasteState, pool: Sequence[str], ref: CardRef, what: str, rul
     if ref.copy is None:
         mine = [c for c in pool if cat.kind_of(c) == ref.key]
         if not mine:
-            raise IllegalMove(says("none_in", card=t.name, where=what), rule)
+            raise IllegalMove(says("none_in", card=t.term, where=what), rule)
         card = min(mine, key=cat.copy_of)
     else:
         card = t.card_id(ref.copy)
         if card not in pool:
-            raise IllegalMove(says("card_not_in", card=card, name=t.name, where=what), rule)
+            raise IllegalMove(says("card_not_in", card=card, name=t.term, where=what), rule)
     return card

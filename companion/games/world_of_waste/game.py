@@ -68,6 +68,13 @@ class WorldOfWaste(Game[WasteState, Move]):
             raise SetupError(says("bad_data", problems=semicolon_list(problems)))
         return cat
 
+    def terms(self, edition: Mapping[str, Any]) -> Mapping[str, Mapping[str, str]]:
+        """The card types' names by term kind and type key (``Catalog.terms``
+        in components.py), as the table's data gives them: what a stored
+        line's card names are drawn with.  Read once per table (a fraction of
+        a millisecond); an edition with problems names what it can."""
+        return read_catalog(edition or self.default_edition())[0].terms()
+
     def card_kinds(self, edition: Mapping[str, Any]) -> tuple[CardKind, ...]:
         cat = self.catalog(edition)
         return tuple(CardKind(t.code, t.name, t.copies.value) for t in cat.types)

@@ -187,7 +187,7 @@ def _place_cards(st: WasteState, top: Reader, phase: Phase) -> None:
         elsewhere = {c for lst in places.values() for c in lst}
         free = [c for c in t.ids() if c not in claimed and c not in elsewhere]
         if not free:
-            raise PositionError(where, says("pos_all_placed", name=t.name, copies=t.copies.value))
+            raise PositionError(where, says("pos_all_placed", name=t.term, copies=t.copies.value))
         claimed[free[0]] = where
         assumed.add(free[0])
         places[place_key].append(free[0])

@@ -37,8 +37,7 @@ from companion.games.world_of_waste.state import (
     type_counts,
 )
 from companion.games.world_of_waste.words import (
-    PHASE_NAMES,
-    SCORE_LINES,
+    WORDS,
     and_list,
     cards,
     comma_list,
@@ -146,7 +145,7 @@ def end_round(state: WasteState) -> list[Explanation]:
     for sc in scored:
         parts = comma_list(says("line_points", label=ln.label, points=ln.points) for ln in sc.lines if ln.points)
         if state.correction(sc.seat):
-            fix = says("line_points", label=SCORE_LINES[CORRECTION_LINE], points=signed(state.correction(sc.seat)))
+            fix = says("line_points", label=WORDS.name("score_line", CORRECTION_LINE), points=signed(state.correction(sc.seat)))
             parts = comma_list(p for p in (parts, fix) if p)
         lines.append(
             say(says("seat_scores", seat=state.names[sc.seat], lines=parts or says("nothing_scores")), SUMMARY_RULE,
@@ -198,9 +197,8 @@ def winner_line(state: WasteState, totals: Sequence[int], scored: Sequence[Stati
     cites: tuple[Citation, ...] = (rule,) if rule is EARLY_END else ()
     if len(top) > 1:
         names = and_list(state.names[s] for s in top)
-        text = says("share_win", seats=names, points=won, values=values)
-        return say(text, *cites, WINNER_RULE, SHARED_PLACE)
-    text = says("wins", seat=state.names[best], points=won)
+        return say(says("share_win", seats=names, points=won, values=values), *cites, WINNER_RULE, SHARED_PLACE)
+    text: str = says("wins", seat=state.names[best], points=won)
     if len(tied) > 1:
         text += says("tie_broken", values=values)
         return say(text, *cites, WINNER_RULE)
@@ -226,7 +224,7 @@ def end(state: WasteState, move: Move) -> list[Explanation]:
     if not nothing_dealt:
         held = [(s, cards_held(state, s)) for s in range(n) if not (state.phase is Phase.PLAY and state.sorted[s])]
         held = [(s, k) for s, k in held if k]
-        part = says("rest_of_round", round=state.round, phase=PHASE_NAMES[state.phase.value])
+        part: str = says("rest_of_round", round=state.round, phase=WORDS.name("phase", state.phase.value))
         if held:
             part += says(
                 "held_unsorted", held=comma_list(says("name_value", name=names[s], value=cards(k)) for s, k in held)

@@ -30,11 +30,12 @@ from companion.games.world_of_waste.state import (
     early_end_words,
     type_counts,
 )
-from companion.games.world_of_waste.words import SCORE_LINES, cards, comma_list, plus_list, says
+from companion.games.world_of_waste.words import WORDS, cards, comma_list, plus_list, says
 from companion.rules import Citation
 
 # the score lines, by the code the state keeps (``WasteState.round_lines``);
-# their labels are words (``SCORE_LINES``), written where a line is shown
+# their labels are words (``SCORE_LINES``, the names of kind ``score_line``),
+# written where a line is shown
 FOOD_LINE = "food"
 ELECTRONICS_LINE = "electronics"
 TEXTILES_LINE = "textiles"
@@ -72,7 +73,7 @@ class StationLine:
 
     @property
     def label(self) -> str:
-        return SCORE_LINES[self.code]
+        return WORDS.name("score_line", self.code)
 
     def score_line(self) -> ScoreLine:
         """The line as the score sheet shows it."""
@@ -229,7 +230,7 @@ def unverified_used(catalog: Catalog, stations: Sequence[Counter[str]], tied: Se
     present = sorted({k for i in tied for k, n in stations[i].items() if n > 0})
     hammers = [catalog.type(k) for k in present if not catalog.type(k).hammer.verified]
     if hammers:
-        values = comma_list(says("name_value", name=t.name, value=t.hammer.value) for t in hammers)
+        values = comma_list(says("name_value", name=t.term, value=t.hammer.value) for t in hammers)
         notes.append(
             says("tiebreak_unverified_value" if len(hammers) == 1 else "tiebreak_unverified_values", values=values)
         )

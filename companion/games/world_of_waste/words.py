@@ -24,11 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from companion.messages import CORE, Catalog, Said
-
 from companion.games.world_of_waste.hint_words import HINT_SAYS
 from companion.games.world_of_waste.page_words import PAGE_SAYS
-
+from companion.messages import CORE, Catalog, Said
 
 # counts and lists, written before they go into a template --------------------------
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
@@ -130,12 +128,26 @@ def plural_category(count: int) -> str:
     return "one" if count == 1 else "other"
 
 
-@WORDS.piece
-def count_form(count: int, forms: Mapping[str, str], name: str) -> str:
+#: the term kind (:meth:`companion.messages.Catalog.term`) of a card type's name
+#: from the data file, by the type's key: a stored line names the type, and
+#: its words are drawn from the table's own data (``WorldOfWaste.terms``)
+TYPE_TERM = "type"
+
+
+def counted_term(category: str) -> str:
+    """The term kind of a card type's name after a count of ``category``
+    (``type_one``, ``type_other``): one kind per plural category, so a stored
+    line keeps the form it was said with and draws it from the table's data."""
+    return f"{TYPE_TERM}_{category}"
+
+
+def count_form(count: int, key: str, forms: Mapping[str, str], name: str) -> Said:
     """A card type's name after ``count`` (``Textile`` after 1, ``Textiles``
     after 2): the form the data gives for the count's category, or ``name``
-    if it gives none.  The count and the name make ``type_count``."""
-    return forms.get(plural_category(count), name)
+    if it gives none; said as the term of the type ``key`` for that category
+    (:func:`counted_term`).  The count and the name make ``type_count``."""
+    category = plural_category(count)
+    return WORDS.term(counted_term(category), key, forms.get(category, name))
 
 
 # the ways a card type's name may be typed ------------------------------------------------
@@ -266,6 +278,7 @@ _PLAY: Mapping[str, str] = {
                           "either way",
     "points_correction": "points correction",
     "correction_counts": "counted in the score from now on, and for the boss at the end of the round",
+    "corrected": "The host corrected {seat}'s {what} from {old} to {new}: {reason} ({extra})",
     # deck.py: cards seen coming off the deck, cards taken from a seat's lists
     "deck_empty": "{card}: the deck is empty (every card is accounted for)",
     "none_left_all": "no {card} can be left in the deck: all {copies} copies are accounted for "
@@ -481,7 +494,7 @@ _PLAY: Mapping[str, str] = {
 SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **PAGE_SAYS}
 
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
-NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES}
+NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES, "score_line": SCORE_LINES}
 
 
 WORDS.templates = SAYS
