@@ -25,10 +25,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion import record
 from companion.commands import CHANCE, HOST, Actor, Command
-from companion.messages import CORE
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
 from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
+from companion.messages import CORE
 from companion.record import MAX_RECORD_BYTES, RecordError, open_record, read_record
 from companion.rules import cite
 from companion.table import Table

@@ -25,7 +25,15 @@ from companion.games import GAMES, get_game
 from companion.games.base import TABLE_SCREEN, seat_viewer
 from companion.messages import Catalog
 from companion.record import open_record, read_record
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Migration, Store, StoreNotMigrated, StoreTooNew, schema_version
+from companion.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Migration,
+    Store,
+    StoreNotMigrated,
+    StoreTooNew,
+    schema_version,
+)
 from companion.table import Room, fold
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
