@@ -62,7 +62,7 @@ def score_history(table: Table) -> History:
     seats = len(table.config.seats)
     steps: list[int] = []
     totals: list[tuple[int, ...]] = []
-    for entry, state in replay(table.game, table.config, table.entries):
+    for entry, state in replay(table.game, table.config, table.entries[: table.played_to] if table.played_to is not None else table.entries):
         steps.append(0 if entry is None else entry.seq)
         totals.append(_totals(table.game, state, seats))
     return History(tuple(steps), tuple(totals))
