@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from companion.commands import Command
 from companion.errors import InvalidCommand
 from companion.games.base import ActionHint, Choice, Field
+from companion.messages import CORE
 from companion.rules import Explanation, cite, say
 
 CORRECTION_RULE = cite("core", "Host correction")
@@ -88,31 +89,30 @@ def need_to(command: Command) -> int:
 def lines(
     who: str,
     what: str,
-    old: str,
-    new: str,
+    old: object,
+    new: object,
     reason: str,
     *,
     hidden_seat: int | None = None,
     extra: str = "",
 ) -> list[Explanation]:
-    """The audit lines of one correction.
+    """The audit lines of one correction, said through the core's catalog
+    (``core.corrected*``: the log keeps them as meaning).
 
-    ``who`` is the owner's name ("Ann") or "" for a table value; ``what`` the
-    value's name ("cash").  For a hidden value (``hidden_seat``) the public
-    line names no number; the exact line (with ``extra``, e.g. where the
-    difference went) goes to that seat only."""
-    subject = f"{who}'s {what}" if who else f"the {what}"
+    ``who`` is the owner's name ("Ann", a seat's :class:`SeatName`) or ""
+    for a table value; ``what`` the value's name ("cash"); ``old``/``new``
+    the values (numbers are kept as numbers).  For a hidden value
+    (``hidden_seat``) the public line names no number; the exact line (with
+    ``extra``, e.g. where the difference went) goes to that seat only."""
+    subject = CORE.says("core.corrected_whose", seat=who, what=what) if who else CORE.says("core.corrected_the", what=what)
+    more = CORE.says("core.corrected_extra", extra=extra) if extra else ""
     if hidden_seat is None:
-        text = f"The host corrected {subject} from {old} to {new}: {reason}"
-        if extra:
-            text += f" ({extra})"
-        return [say(text, CORRECTION_RULE)]
-    private = f"The host corrected your {what} from {old} to {new}: {reason}"
-    if extra:
-        private += f" ({extra})"
+        return [say(CORE.says("core.corrected", subject=subject, old=old, new=new, reason=reason, extra=more),
+                    CORRECTION_RULE)]
     return [
-        say(f"The host corrected {subject} (private): {reason}", CORRECTION_RULE),
-        say(private, CORRECTION_RULE, audience=[hidden_seat]),
+        say(CORE.says("core.corrected_private", subject=subject, reason=reason), CORRECTION_RULE),
+        say(CORE.says("core.corrected_yours", what=what, old=old, new=new, reason=reason, extra=more),
+            CORRECTION_RULE, audience=[hidden_seat]),
     ]
 
 

@@ -319,6 +319,13 @@ CORE_SAYS: Mapping[str, str] = {
     "core.private_step": "a private step by {actor}",
     "core.exported": "The host exported the game record (it holds every seat's secrets)",
     "core.note": "{text}",
+    # companion/corrections.py: the audit lines of the host's correction
+    "core.corrected_whose": "{seat}'s {what}",
+    "core.corrected_the": "the {what}",
+    "core.corrected": "The host corrected {subject} from {old} to {new}: {reason}{extra}",
+    "core.corrected_extra": " ({extra})",
+    "core.corrected_private": "The host corrected {subject} (private): {reason}",
+    "core.corrected_yours": "The host corrected your {what} from {old} to {new}: {reason}{extra}",
     "core.refused_today": "Today's rules refuse step {step} ({what}): {reason}",
 }
 

@@ -38,7 +38,7 @@ from companion.games.base import TableConfig
 from companion.messages import CORE, Said
 from companion.rules import Explanation, resolve_options
 from companion.store import LogEntry, Store
-from companion.table import Table, _seats
+from companion.table import Divergence, Table, _seats
 
 #: what a record's ``format`` field says: this name and its version
 FORMAT_NAME = "table-companion game record"
@@ -58,23 +58,6 @@ class RecordError(Refusal):
     replaying to the same game.  The message says where."""
 
     code = "record"
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """Where today's rules first play a record differently, and how."""
-
-    step: int
-    #: a sentence for the host ("today's rules refuse this step: ...")
-    how: str
-    #: the last step today's rules play as recorded (the board shown is the one after it)
-    played_to: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"step": self.step, "how": self.how, "played_to": self.played_to}
-
-    def notice(self) -> str:
-        return f"Today's rules play this record differently from step {self.step} on: {self.how}"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ a time, in the order they arrive.
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import secrets
 import threading
@@ -28,7 +29,14 @@ from typing import Any
 from companion import snapshots
 from companion.commands import HOST, Actor, Command
 from companion.edition import EditionError
-from companion.errors import IllegalMove, InvalidCommand, SetupError, StaleState, UnknownTable
+from companion.errors import (
+    IllegalMove,
+    InvalidCommand,
+    Refusal,
+    SetupError,
+    StaleState,
+    UnknownTable,
+)
 from companion.games import get_game
 from companion.games.base import (
     TABLE_SCREEN,
@@ -51,6 +59,42 @@ from companion.tablelog import TableLog
 UNDO_RULE = cite("core", "Undo by the host")
 #: an opened game record (``companion replay``, the host's import) is read-only
 RECORD_RULE = cite("core", "Opened game records")
+#: a stored table a logged step of which today's rules refuse
+NO_LONGER_PLAYS_RULE = cite("core", "A table today's rules no longer play")
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where today's rules first play a logged game differently, and how."""
+
+    step: int
+    #: a sentence for the host ("today's rules refuse step 6 (Bob: add): ...")
+    how: str
+    #: the last step today's rules play as logged (the board shown is the one after it)
+    played_to: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "how": self.how, "played_to": self.played_to}
+
+    def notice(self) -> str:
+        """The whole notice, with how (for the host and a record's reader: a
+        refusal's words may name a seat's hidden value)."""
+        return f"Today's rules play this game differently from step {self.step} on: {self.how}"
+
+    def public_notice(self) -> str:
+        """What every screen may be told: where, not how."""
+        return (f"Today's rules play this game differently from step {self.step} on: it is shown as it was "
+                f"played, up to step {self.played_to}, and nothing more can be played on it")
+
+
+class NoLongerPlays(Exception):
+    """Today's rules refuse step ``seq`` of a stored log (``Table.load``
+    opens the table read-only, as it was played)."""
+
+    def __init__(self, seq: int, refusal: Refusal) -> None:
+        super().__init__(f"step {seq}: {refusal}")
+        self.seq = seq
+        self.refusal = refusal
 #: finished tables memory keeps (the most recently finished; older ones are
 #: read back from the store when opened)
 KEEP_FINISHED = 4
@@ -58,6 +102,8 @@ KEEP_FINISHED = 4
 MAX_NOTE = 300
 #: log entries kept as each viewer sees them (Table.log): the newest entries
 #: of every live page, a few times over
+logger = logging.getLogger("companion.table")
+
 SHOWN_KEPT = 512
 #: actors whose hints are kept for the state (Table.actions): the seats, the host and chance
 HINTS_KEPT = 16
@@ -149,8 +195,11 @@ class Table:
         #: they play as recorded (the state is the one after it; the log keeps
         #: every recorded step)
         self.played_to = played_to if read_only else None
-        #: an opened record's difference from today's rules (companion.record.Divergence), if any
-        self.divergence: Any = None
+        #: where today's rules play this (read-only) table differently, if they do
+        self.divergence: Divergence | None = None
+        #: what a command on a read-only table is told, with the rule
+        self._read_only_why: tuple[str, Citation] = (
+            "this is an opened game record: it can be looked at, not played on", RECORD_RULE)
         #: for what today's rules make of an opened record: the id of the record as recorded
         self.today_of: str | None = None
         self.config = config
@@ -192,9 +241,23 @@ class Table:
     def load(cls, stored: StoredTable, store: Store, *, snapshot_every: int = snapshots.EVERY) -> Table:
         """A table as its store keeps it: from its newest usable snapshot and
         the moves after it; the rest of its log is read when asked for."""
-        kinds, undos = store.log_shape(stored.id)
-        log = TableLog(kinds=kinds, undos=undos, fetch=lambda first, last: store.entries(stored.id, first, last))
-        return cls(stored.id, TableConfig.from_json(stored.config), store, log=log, snapshot_every=snapshot_every)
+        config = TableConfig.from_json(stored.config)
+
+        def read_log() -> TableLog:
+            kinds, undos = store.log_shape(stored.id)
+            return TableLog(kinds=kinds, undos=undos, fetch=lambda first, last: store.entries(stored.id, first, last))
+
+        try:
+            return cls(stored.id, config, store, log=read_log(), snapshot_every=snapshot_every)
+        except NoLongerPlays as stop:  # an update changed a rule: the table as played, read-only
+            table = cls(stored.id, config, store, log=read_log(), read_only=True, played_to=stop.seq - 1)
+            entry = table.entries[stop.seq - 1]
+            table.divergence = Divergence(
+                stop.seq, f"today's rules refuse step {stop.seq} ({table.actor_label(entry.actor)}: {entry.name}): "
+                          f"{stop.refusal}", stop.seq - 1)
+            table._read_only_why = (table.divergence.public_notice(), NO_LONGER_PLAYS_RULE)
+            logger.warning("table %s: %s", stored.id, table.divergence.notice())
+            return table
 
     # snapshots ----------------------------------------------------------------
     def _start(self) -> Any:
@@ -244,8 +307,11 @@ class Table:
             if entry.kind != "move" or entry.seq in undone or entry.seq in skip:
                 continue
             command = Command(Actor.parse(entry.actor, names), entry.name, entry.args, None, entry.source)
-            move = self.game.parse(state, command)
-            self.game.check(state, move)
+            try:
+                move = self.game.parse(state, command)
+                self.game.check(state, move)
+            except Refusal as refused:
+                raise NoLongerPlays(entry.seq, refused) from refused
             state = self.game.apply(state, move).state
             applied += 1
         return state, applied
@@ -453,10 +519,12 @@ class Table:
             return kept[1]
 
     def position_notes(self) -> list[str]:
-        """A public note when the table did not start from the game's setup."""
-        if not self.config.position:
-            return []
-        return [SET_POSITION_NOTE]
+        """A public note when the table did not start from the game's setup,
+        and when today's rules play it differently from its log."""
+        notes = [SET_POSITION_NOTE] if self.config.position else []
+        if self.divergence is not None and self.today_of is None and self._read_only_why[1] is NO_LONGER_PLAYS_RULE:
+            notes.append(self.divergence.public_notice())
+        return notes
 
     def actions(self, actor: Actor) -> list[dict[str, Any]]:
         """What ``actor`` may do now, as hints: worked out once per state and
@@ -592,7 +660,7 @@ class Table:
 
     def _refuse_if_read_only(self) -> None:
         if self.read_only:
-            raise IllegalMove("this is an opened game record: it can be looked at, not played on", RECORD_RULE)
+            raise IllegalMove(*self._read_only_why)
 
     def public_summary(self, entry: LogEntry) -> str:
         """How a public line may name a logged step: its own first public line,

@@ -251,7 +251,7 @@ def test_companion_replay_names_where_todays_rules_differ(tally: Table, tmp_path
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "6 steps, as recorded (read-only)" in out
-    assert "Notice: Today's rules play this record differently from step 6 on: today's rules refuse step 6" in out
+    assert "Notice: Today's rules play this game differently from step 6 on: today's rules refuse step 6" in out
     assert main(["replay", str(path), "--today", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["today"] and "Today's rules refuse step 6" in shown["log"][-1]["lines"][0]["text"]

@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,11 @@ from flask.testing import FlaskClient
 
 from companion.commands import CHANCE, Actor, Command
 from companion.record import MAX_RECORD_BYTES
+from companion.store import Store
+from companion.table import Room
 from web import dashboard_of
 
-from .conftest import FETCH, SEEDS, csrf, csrf_in, export_running, open_table, phone
+from .conftest import FETCH, SEEDS, csrf, csrf_in, export_running, login, make_app, open_table, phone
 from .play import play, seat_up
 
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts (shared/seeds) are not here")
@@ -274,3 +277,27 @@ def test_real_games_look_back_without_leaks(app: Flask, host: FlaskClient, game:
             pages[str(s)] = client.get(f"/s/{tid}/{s}/step/{step}").text
         checked += assert_no_secret_shown(pages, secret, own, f"{game} step {step}: ")
     assert checked > 0  # the check can fail: there were secrets to look for
+
+
+def test_a_stored_table_todays_rules_no_longer_play_shows_as_played_on_every_page(tmp_path: Path) -> None:
+    """The 0ab581f store's Money Maker table has a roll today's rules refuse
+    (tests/compat): its pages come up, say so publicly (without the refusal's
+    words, which may name a hidden value), and refuse a move saying why."""
+    corpus = Path(__file__).resolve().parents[1] / "compat" / "corpus" / "0ab581f"
+    shutil.copy(corpus / "store.sqlite3", tmp_path / "companion.sqlite3")
+    about = json.loads((corpus / "about.json").read_text(encoding="utf-8"))
+    tid = next(g["table"] for g in about["games"] if g["script"] == "money-maker.json")
+    store = Store(tmp_path / "companion.sqlite3")
+    try:
+        app = make_app(Room(store))
+        host = app.test_client()
+        login(host)
+        notice = "play this game differently from step 93 on: it is shown as it was played, up to step 92"
+        for client, url in ((app.test_client(), f"/t/{tid}"), (host, f"/host/t/{tid}"), (host, f"/host/t/{tid}/step/93"),
+                            (host, f"/host/t/{tid}/step/94")):
+            page = client.get(url)
+            assert page.status_code == 200, url
+            assert "no credit die" not in page.text, url
+        assert notice in app.test_client().get(f"/t/{tid}").text
+    finally:
+        store.close()

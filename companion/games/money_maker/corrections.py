@@ -32,12 +32,13 @@ from companion.corrections import (
     seat_arg,
 )
 from companion.corrections import hint as correction_hint
+from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, InvalidCommand
 from companion.games.base import ActionHint, Choice, Field, LastMade
 from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
 from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
-from companion.rules import Explanation, say
+from companion.rules import Explanation
 
 TARGETS: tuple[Target, ...] = (
     Target("gold", says("target_gold"), hidden=True),
@@ -180,28 +181,6 @@ def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, lin
             correction_lines("", says("what_market", market=MARKET_NAMES[market]), old, to, reason,
                              extra=says("left_in_natural", count=state.natural[market]))
         )
-
-
-def correction_lines(
-    who: str, what: str, old: object, new: object, reason: str, *, hidden_seat: int | None = None, extra: str = ""
-) -> list[Explanation]:
-    """The audit lines of one correction, in the words of
-    :func:`companion.corrections.lines`, said through the game's catalog
-    (stored as meaning).  ``who`` is the seat's name, "" for a table value;
-    for a hidden value (``hidden_seat``) the public line names no number and
-    the exact line (with ``extra``) goes to that seat alone."""
-    more = says("corrected_extra", extra=extra) if extra else ""
-    if hidden_seat is None:
-        if who:
-            text = says("corrected_seat", seat=who, what=what, old=old, new=new, reason=reason, extra=more)
-        else:
-            text = says("corrected_table", what=what, old=old, new=new, reason=reason, extra=more)
-        return [say(text, CORRECTION_RULE)]
-    return [
-        say(says("corrected_private", seat=who, what=what, reason=reason), CORRECTION_RULE),
-        say(says("corrected_yours", what=what, old=old, new=new, reason=reason, extra=more), CORRECTION_RULE,
-            audience=[hidden_seat]),
-    ]
 
 
 def host_hint(state: MoneyMakerState) -> ActionHint:

@@ -53,12 +53,6 @@ HOST_SAYS: Mapping[str, str] = {
     "what_market": "{market} market",
     "left_in_natural": "{count} left in its natural reserve",
     "block_of_ring": "{block} (ring {ring})",
-    # the audit lines of a correction (the words of companion.corrections.lines)
-    "corrected_seat": "The host corrected {seat}'s {what} from {old} to {new}: {reason}{extra}",
-    "corrected_table": "The host corrected the {what} from {old} to {new}: {reason}{extra}",
-    "corrected_private": "The host corrected {seat}'s {what} (private): {reason}",
-    "corrected_yours": "The host corrected your {what} from {old} to {new}: {reason}{extra}",
-    "corrected_extra": " ({extra})",
     "field_block": "Housing block (for credit)",
     # game.py: setup refused, the public notes
     "edition_unreadable": "the edition cannot be read: {err!r}",

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from companion.games.money_maker.hint_words import HINT_SAYS
 from companion.games.money_maker.host_words import HOST_SAYS
 from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
-from companion.messages import CORE, Catalog, Said
+from companion.messages import CORE, Catalog
 
 # counts and lists, written before they go into a template --------------------------
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
@@ -462,10 +462,6 @@ NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, 
 
 WORDS.templates = SAYS
 WORDS.names = NAMES
-
-
-def says(key: str, /, **values: object) -> Said:
-    """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``): its words, and what it means
-    (what the log keeps, :mod:`companion.messages`)."""
-    return WORDS.says(key, **values)
+#: one of :data:`SAYS`, filled in: its words, and what it means (what the log
+#: keeps, :meth:`companion.messages.Catalog.says`)
+says = WORDS.says

@@ -154,13 +154,6 @@ BASE_SAYS: Mapping[str, str] = {
     "back_to_the_supply": "{count} back to the supply",
     "left_in_supply": "{moved}, {supply} left there",
     "on_last_column": "the factory is on the last column: the game ends after this round",
-    # corrections.py: the audit lines of a correction (a hidden value's exact line goes to its seat alone)
-    "corrected_whose": "{seat}'s {what}",
-    "corrected_the": "the {what}",
-    "corrected": "The host corrected {subject} from {old} to {new}: {reason}{extra}",
-    "corrected_extra": " ({extra})",
-    "corrected_private": "The host corrected {subject} (private): {reason}",
-    "corrected_yours": "The host corrected your {what} from {old} to {new}: {reason}{extra}",
     # pollution.py: the Pollution Check (its label shares the status line's status_final_check, status_check)
     "bribery_only_at_check": "Bribery is used only when a Pollution Check is resolved",
     "no_bribery_decision": "{seat} has no Bribery decision to make at this Pollution Check",

@@ -1,24 +1,19 @@
 """The host's corrections (``correct``): a seat's cash, loans, raw
 materials, waste, factory column and row, mat markers, or the raw-material
 supply, set to what the real table shows, with a reason for the log.  Cash
-comes from or goes back to the bank; raw materials from or to the supply.
-
-The audit lines read as the shared ``companion.corrections.lines`` writes
-them (a public line; for a hidden value, the cash, a public line without
-numbers and the exact one to its seat alone), but are said through the
-game's words (:func:`correction_lines`), so that the log keeps them as
-meaning."""
+comes from or goes back to the bank; raw materials from or to the supply."""
 
 from __future__ import annotations
 
 from companion.corrections import CORRECTION_RULE
+from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove
 from companion.games.muell_money.components import MAT_ROW_LABELS, MAT_ROWS
 from companion.games.muell_money.moves import CORRECTION_TARGETS, Move
 from companion.games.muell_money.state import MuellState, in_variant
 from companion.games.muell_money.waste import track, zone_text
 from companion.games.muell_money.words import money, says
-from companion.rules import Explanation, say
+from companion.rules import Explanation
 
 
 def check_correct(state: MuellState, move: Move) -> None:
@@ -66,14 +61,14 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
     if target == "common_waste":
         old = state.common_waste
         state.common_waste = to
-        lines.extend(correction_lines(None, says("the_marker"), old, to, reason,
+        lines.extend(correction_lines("", says("the_marker"), old, to, reason,
                                       extra=zone_text(state, to)))
         return
     if move.seat is None:  # the supply
         old = state.supply
         state.supply = to
         state.raw_corrected += to - old
-        lines.extend(correction_lines(None, says("the_supply"), old, to, reason))
+        lines.extend(correction_lines("", says("the_supply"), old, to, reason))
         return
     seat = move.seat
     me = state.seats[seat]
@@ -123,20 +118,3 @@ def apply_correct(state: MuellState, move: Move, lines: list[Explanation]) -> No
             extra = says("on_last_column")
     lines.extend(correction_lines(me.name, what, old, to, reason, extra=extra))
 
-
-def correction_lines(who: str | None, what: str, old: object, new: object, reason: str, *,
-                     hidden_seat: int | None = None, extra: str = "") -> list[Explanation]:
-    """The audit lines of one correction (as ``companion.corrections.lines``
-    writes them): ``who`` the seat's name, ``None`` for a table value;
-    ``what`` the value's name; for a hidden value (``hidden_seat``) the
-    public line names no number and the exact line (with ``extra``) goes to
-    that seat only."""
-    subject = says("corrected_whose", seat=who, what=what) if who is not None else says("corrected_the", what=what)
-    more = says("corrected_extra", extra=extra) if extra else ""
-    if hidden_seat is None:
-        return [say(says("corrected", subject=subject, old=old, new=new, reason=reason, extra=more), CORRECTION_RULE)]
-    return [
-        say(says("corrected_private", subject=subject, reason=reason), CORRECTION_RULE),
-        say(says("corrected_yours", what=what, old=old, new=new, reason=reason, extra=more), CORRECTION_RULE,
-            audience=[hidden_seat]),
-    ]

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from companion.games.muell_money.base_words import BASE_SAYS
 from companion.games.muell_money.option_words import OPTION_SAYS
 from companion.games.muell_money.page_words import PAGE_SAYS
-from companion.messages import CORE, Catalog, Said
+from companion.messages import CORE, Catalog
 
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
 WORDS = Catalog("muell-money", {}, parent=CORE)
@@ -300,10 +300,6 @@ NAMES: Mapping[str, Mapping[str, str]] = {
 
 WORDS.templates = SAYS
 WORDS.names = NAMES
-
-
-def says(key: str, /, **values: object) -> Said:
-    """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``): its words, and what it means
-    (what the log keeps, :mod:`companion.messages`)."""
-    return WORDS.says(key, **values)
+#: one of :data:`SAYS`, filled in: its words, and what it means (what the log
+#: keeps, :meth:`companion.messages.Catalog.says`)
+says = WORDS.says

@@ -1,21 +1,18 @@
 """The host's corrections: the cards are corrected by scans (``station``,
 ``reveal``); what is left is the score, as an audited points correction per
-seat.
-
-The audit line says what ``companion.corrections.lines`` says for a public
-seat value, word for word, but through this game's catalog (``corrected``),
-so the log keeps it as meaning: the seat, the amounts and the typed reason."""
+seat."""
 
 from __future__ import annotations
 
 from companion.commands import ActorKind
 from companion.corrections import CORRECTION_RULE
+from companion.corrections import lines as correction_lines
 from companion.errors import IllegalMove, NotYourTurn
 from companion.games.world_of_waste.citations import ROUNDS_RULE
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState
 from companion.games.world_of_waste.words import says, signed
-from companion.rules import Explanation, say
+from companion.rules import Explanation
 
 #: the largest correction either way
 MAX_CORRECTION = 999
@@ -43,6 +40,5 @@ def correct(state: WasteState, move: Move) -> list[Explanation]:
     if len(state.corrections) < state.seats:
         state.corrections = [state.correction(s) for s in range(state.seats)]
     state.corrections[move.seat] = to
-    line = says("corrected", seat=state.names[move.seat], what=says("points_correction"), old=signed(old),
-                new=signed(to), reason=move.reason, extra=says("correction_counts"))
-    return [say(line, CORRECTION_RULE)]
+    return correction_lines(state.names[move.seat], says("points_correction"), signed(old), signed(to), move.reason,
+                            extra=says("correction_counts"))

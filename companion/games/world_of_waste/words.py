@@ -278,7 +278,6 @@ _PLAY: Mapping[str, str] = {
                           "either way",
     "points_correction": "points correction",
     "correction_counts": "counted in the score from now on, and for the boss at the end of the round",
-    "corrected": "The host corrected {seat}'s {what} from {old} to {new}: {reason} ({extra})",
     # deck.py: cards seen coming off the deck, cards taken from a seat's lists
     "deck_empty": "{card}: the deck is empty (every card is accounted for)",
     "none_left_all": "no {card} can be left in the deck: all {copies} copies are accounted for "
@@ -499,10 +498,6 @@ NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES, "score_line": SC
 
 WORDS.templates = SAYS
 WORDS.names = NAMES
-
-
-def says(key: str, /, **values: object) -> Said:
-    """One of :data:`SAYS`, filled in (``key`` is positional only, so a
-    template may have a field called ``key``): its words, and what it means
-    (what the log keeps, :mod:`companion.messages`)."""
-    return WORDS.says(key, **values)
+#: one of :data:`SAYS`, filled in: its words, and what it means (what the log
+#: keeps, :meth:`companion.messages.Catalog.says`)
+says = WORDS.says
