@@ -20,7 +20,17 @@ from companion.store import Store
 from companion.table import Room
 from web import dashboard_of
 
-from .conftest import FETCH, SEEDS, csrf, csrf_in, export_running, login, make_app, open_table, phone
+from .conftest import (
+    FETCH,
+    SEEDS,
+    csrf,
+    csrf_in,
+    export_running,
+    login,
+    make_app,
+    open_table,
+    phone,
+)
 from .play import play, seat_up
 
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts (shared/seeds) are not here")
