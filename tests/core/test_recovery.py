@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -23,7 +24,7 @@ import pytest
 from companion.cli import main as companion
 from companion.commands import Actor, Command
 from companion.recovery import open_or_recover, refusing_store
-from companion.store import Store, StoreDamaged
+from companion.store import SCHEMA_VERSION, Store, StoreDamaged
 from companion.table import Room, fold
 
 REPO = Path(__file__).resolve().parents[2]
@@ -219,3 +220,42 @@ def test_serve_on_a_damaged_store_comes_up_with_the_message(tmp_path: Path) -> N
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("companion.sqlite3.damaged-") and "-wal" not in p.name
             and "-shm" not in p.name]
     assert len(kept) == 1 and sha(kept[0]) == before
+
+
+def test_serve_on_a_newer_companions_store_comes_up_refusing_writes_and_leaves_it_unchanged(tmp_path: Path) -> None:
+    """After a rollback: a store whose schema is a newer companion's is not
+    recovered, migrated or touched; the screens say what to do."""
+    path = tmp_path / "companion.sqlite3"
+    played_store(path)
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    before = sha(path)
+    env = {**os.environ, "COMPANION_DB": str(path), "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--no-hardware",
+         "--pin", "9876"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=REPO)
+    try:
+        assert proc.stdout is not None
+        lines = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            lines.append(line)
+            if "hardware:" in line or not line:
+                break
+        text = "".join(lines)
+        assert "Traceback" not in text, text
+        assert "written by a newer companion" in text and "companion restore" in text, text
+        url = re.search(r"table screen:\s+(\S+)", text)
+        assert url, text
+        with urllib.request.urlopen(url.group(1), timeout=10) as resp:
+            page = resp.read().decode()
+        assert "newer companion" in page
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+    assert sha(path) == before
+    made = {p.name for p in tmp_path.iterdir()} - {"companion.sqlite3", "companion.sqlite3.lock"}
+    assert made == set(), made  # no backup, no WAL, nothing set aside
