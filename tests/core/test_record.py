@@ -21,7 +21,7 @@ from companion.games.base import HOST_SCREEN
 from companion.lookback import look_back
 from companion.record import MAX_RECORD_BYTES, RecordError, game_record, open_record, read_record
 from companion.store import Store
-from companion.table import Room, Table
+from companion.table import Divergence, Room, Table
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -69,11 +69,19 @@ def opened_as(raw: dict[str, Any]) -> Table:
     return open_record(read_record(json.dumps(raw)))
 
 
+def divergence_of(raw: dict[str, Any]) -> Divergence:
+    """Where today's rules play ``raw`` differently (there must be a place)."""
+    found = opened_as(raw).divergence
+    assert found is not None, "today's rules play the record as recorded"
+    return found
+
+
 def test_a_changed_move_opens_as_recorded_naming_its_step(tally: Table) -> None:
     raw = record_of(tally)
     raw["log"][3]["args"]["amount"] = 2  # step 4: Bob added 1, the record now says 2
     opened = opened_as(raw)
     assert opened.read_only and opened.state_no == 6
+    assert opened.divergence is not None
     assert opened.divergence.step == 4 and opened.divergence.played_to == 3
     assert opened.divergence.how == "at step 4 the record says 'seat 1 adds 1', today's rules say 'seat 1 adds 2'"
     assert [e["lines"][0]["text"] for e in opened.log()][3] == "seat 1 adds 1"  # the record's lines, as recorded
@@ -88,6 +96,7 @@ def test_a_move_the_rules_refuse_opens_as_recorded_with_a_notice(tally: Table) -
     raw = record_of(tally)
     raw["log"][5]["actor"] = "seat:1"  # step 6 was Ann's turn
     opened = opened_as(raw)
+    assert opened.divergence is not None
     assert opened.divergence.step == 6 and opened.divergence.played_to == 5
     assert opened.divergence.how.startswith("today's rules refuse step 6 (Bob: add): it is not your turn")
     today = open_record(read_record(json.dumps(raw)), today=True)
@@ -97,10 +106,10 @@ def test_a_move_the_rules_refuse_opens_as_recorded_with_a_notice(tally: Table) -
 def test_an_edited_line_opens_with_a_notice_and_a_citation_is_not_what_a_line_means(tally: Table) -> None:
     raw = record_of(tally)
     raw["log"][0]["explanations"][0]["say"]["args"]["amount"] = 9
-    assert opened_as(raw).divergence.how == "at step 1 the record says 'seat 0 adds 9', today's rules say 'seat 0 adds 2'"
+    assert divergence_of(raw).how == "at step 1 the record says 'seat 0 adds 9', today's rules say 'seat 0 adds 2'"
     raw = record_of(tally)
     raw["log"][0]["explanations"][1]["audience"] = [1]
-    assert opened_as(raw).divergence.how == "at step 1 the line 'purse 2' is shown to other seats today"
+    assert divergence_of(raw).how == "at step 1 the line 'purse 2' is shown to other seats today"
     raw = record_of(tally)
     raw["log"][0]["explanations"][0]["citations"] = []  # a section renamed since: the same game
     assert opened_as(raw).divergence is None
@@ -113,10 +122,10 @@ def test_a_changed_score_sheet_or_end_opens_with_a_notice_and_a_changed_undo_is_
         opened_as(raw)
     raw = record_of(tally)
     raw["scores"]["seats"][0]["total"] += 1
-    assert opened_as(raw).divergence.how == "after the last step (6) today's rules give Ann 1 point fewer (5, recorded 6)"
+    assert divergence_of(raw).how == "after the last step (6) today's rules give Ann 1 point fewer (5, recorded 6)"
     raw = record_of(tally)
     raw["over"] = True
-    assert opened_as(raw).divergence.how == ("after the last step (6) the record says the game is over, today's rules "
+    assert divergence_of(raw).how == ("after the last step (6) the record says the game is over, today's rules "
                                              "say it is running")
 
 
