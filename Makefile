@@ -13,6 +13,11 @@
 # process.  Every run checks the virtualenv's system-site setting and
 # rebuilds it when it is wrong.  Off a Pi, numpy and OpenCV come from PyPI
 # (the `vision` extra) and the virtualenv is isolated.
+#
+# What pip installs is the hash-pinned lock of this kind of machine
+# (locks/*.txt, companion/locks.py says which holds what); `make lock` writes
+# the locks again after pyproject.toml's dependencies change (`make lock
+# UPGRADE=1` takes the newest releases pyproject.toml allows).
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -29,22 +34,20 @@ RUN_APT := libzbar0 python3-numpy python3-opencv
 # present on Raspberry Pi OS, not in plain Debian: installed when apt has them
 RUN_APT_IF_AVAILABLE := python3-picamera2 python3-lgpio
 SYSTEM_SITE := true
-EXTRAS :=
+LOCK_SUFFIX :=
 CONSTRAINTS := -c $(VENV)/one-numpy.txt
 else
 RUN_APT := libzbar0
 RUN_APT_IF_AVAILABLE :=
 SYSTEM_SITE := false
-EXTRAS := vision
+LOCK_SUFFIX := -vision
 CONSTRAINTS :=
 endif
+RUN_LOCK := locks/run$(LOCK_SUFFIX).txt
+DEV_LOCK := locks/dev$(LOCK_SUFFIX).txt
 TEST_APT := chromium fonts-dejavu-core
-comma := ,
-empty :=
-space := $(empty) $(empty)
-extras = $(if $(strip $(1)),[$(subst $(space),$(comma),$(strip $(1)))])
 
-.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof
+.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof lock
 
 run: run-deps
 	$(BIN)/companion serve
@@ -90,7 +93,8 @@ define apt_install
 	  installed $$p || optional="$$optional $$p"; done; \
 	if [ -n "$$missing$$optional" ]; then \
 	  sudo=""; [ "$$(id -u)" -ne 0 ] && sudo=sudo; \
-	  if [ -n "$$missing" ] || [ ! -e $(VENV)/.apt-optional-checked ]; then $$sudo apt-get update -qq || exit 1; fi; \
+	  aptget=$$(command -v apt-get || echo apt-get); \
+	  if [ -n "$$missing" ] || [ ! -e $(VENV)/.apt-optional-checked ]; then $$sudo $$aptget update -qq || exit 1; fi; \
 	  for p in $$optional; do \
 	    if [ -n "$$(apt-cache policy $$p 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then \
 	      missing="$$missing $$p"; \
@@ -98,7 +102,7 @@ define apt_install
 	  done; \
 	  if [ -n "$$missing" ]; then \
 	    echo "Installing system packages:$$missing"; \
-	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive $$aptget install -y -qq --no-install-recommends $$missing || exit 1; \
 	  fi; \
 	  [ -z "$(2)" ] || { mkdir -p $(VENV) && touch $(VENV)/.apt-optional-checked; }; \
 	fi
@@ -136,15 +140,22 @@ ifeq ($(PI),1)
 $(VENV)/one-numpy.txt: ;
 endif
 
-$(VENV)/.runtime-installed: pyproject.toml $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
-	$(PIP) install --upgrade pip
-	$(PIP) install $(CONSTRAINTS) -e '.$(call extras,$(EXTRAS))'
+# The lock first (every package pinned and its hash checked), then the
+# companion itself on top, with nothing more (the lock's setuptools builds it).
+$(VENV)/.runtime-installed: pyproject.toml $(RUN_LOCK) $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
+	$(PIP) install $(CONSTRAINTS) --require-hashes -r $(RUN_LOCK)
+	$(PIP) install --no-deps --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
-	$(PIP) install --upgrade pip
-	$(PIP) install $(CONSTRAINTS) -e '.$(call extras,$(EXTRAS) dev)'
+$(VENV)/.dev-installed: pyproject.toml $(DEV_LOCK) $(if $(filter 1,$(PI)),$(VENV)/one-numpy.txt)
+	$(PIP) install $(CONSTRAINTS) --require-hashes -r $(DEV_LOCK)
+	$(PIP) install --no-deps --no-build-isolation -e .
 	touch $(VENV)/.runtime-installed $@
+
+# Write locks/*.txt again from pyproject.toml (uv, from the dev set).
+lock: test-deps
+	$(BIN)/python -m companion.locks refresh $(if $(filter 1,$(UPGRADE)),--upgrade)
+	$(BIN)/python -m companion.locks check
 
 # The arm64 proof (not CI: about an hour under emulation): see docs/raspberry-pi.md.
 pi-proof:

@@ -17,12 +17,14 @@ def make(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
                           env=full, timeout=300)
 
 
-def test_make_run_installs_the_runtime_only_and_make_test_the_dev_tools(tmp_path: Path) -> None:
+def test_make_run_installs_the_runtime_lock_and_make_test_the_dev_lock(tmp_path: Path) -> None:
     venv = tmp_path / "v"
     run = make("-n", "run", f"VENV={venv}", "RUN_APT=", env={"COMPANION_PI": "0"}).stdout
-    assert "install  -e '.[vision]'" in run and "dev" not in run.split("install  -e", 1)[1].split("\n")[0]
+    assert "install  --require-hashes -r locks/run-vision.txt" in run and "locks/dev" not in run
+    assert "install --no-deps --no-build-isolation -e ." in run  # the companion itself, nothing more
+    assert "upgrade" not in run  # nothing newer than the lock
     test = make("-n", "test", f"VENV={venv}", "RUN_APT=", "TEST_APT=", env={"COMPANION_PI": "0"}).stdout
-    assert "install  -e '.[vision,dev]'" in test
+    assert "install  --require-hashes -r locks/dev-vision.txt" in test
 
 
 def test_on_a_pi_numpy_and_opencv_come_from_apt_and_pip_is_held_to_it(tmp_path: Path) -> None:
@@ -31,8 +33,11 @@ def test_on_a_pi_numpy_and_opencv_come_from_apt_and_pip_is_held_to_it(tmp_path: 
     assert "for p in libzbar0 python3-numpy python3-opencv;" in out
     assert "python3-picamera2 python3-lgpio" in out  # installed where apt has them (Raspberry Pi OS)
     assert "-m venv --system-site-packages" in out
-    assert f"install -c {venv}/one-numpy.txt -e '.'" in out  # no [vision]: no OpenCV or numpy from PyPI
+    # the Pi's lock: no OpenCV or numpy from PyPI, and pip held to apt's numpy
+    assert f"install -c {venv}/one-numpy.txt --require-hashes -r locks/run.txt" in out
     assert "hardware.onenumpy --pi" in out
+    test = make("-n", "test-deps", f"VENV={venv}", "TEST_APT=", env={"COMPANION_PI": "1"}).stdout
+    assert f"install -c {venv}/one-numpy.txt --require-hashes -r locks/dev.txt" in test
 
 
 def test_a_pi_venv_without_system_site_packages_is_rebuilt(tmp_path: Path) -> None:
