@@ -22,6 +22,7 @@ Both take ``--root`` (install below another directory: tests, images) and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import grp
 import os
 import pwd
@@ -108,6 +109,19 @@ def companion_command() -> str:
     return str(exe) if exe.exists() else f"{sys.executable} -m companion.cli"
 
 
+def app_home(user: Account) -> Path:
+    """Where the user's versions live (companion/update.py's home)."""
+    explicit = os.environ.get("COMPANION_HOME")
+    return Path(explicit) if explicit else user.home / ".local" / "share" / "table-companion" / "app"
+
+
+def launch_command(home: Path) -> str:
+    """The unit's command: the launcher beside the versions, run by the
+    system's Python (companion/launcher.py: no version can break the way back)."""
+    python = Path(getattr(sys, "_base_executable", sys.executable))
+    return f"{python} {home / 'launch.py'} {home}"
+
+
 def unit_text(user: Account, config: Path, groups: list[str], command: str, workdir: Path) -> str:
     extra = f"SupplementaryGroups={' '.join(groups)}\n" if groups else ""
     return f"""# Written by `companion install-service` (docs/raspberry-pi.md).  Settings live in
@@ -124,8 +138,11 @@ User={user.name}
 Group={user.group}
 {extra}WorkingDirectory={workdir}
 Environment=COMPANION_CONFIG={config}
+Environment=COMPANION_HOME={workdir}
 Environment=PYTHONUNBUFFERED=1
-ExecStart={command} serve
+# the launcher starts {workdir}/current's `companion serve` and, after
+# `companion update`, brings the previous version back if the new one does not come up
+ExecStart={command}
 Restart=on-failure
 RestartSec=3
 StandardOutput=journal
@@ -169,10 +186,12 @@ def below(root: Path, path: Path) -> Path:
 def plan_service(user: Account, root: Path) -> tuple[list[Planned], int]:
     config = user_config(user)
     port = configured_port(below(root, config) if below(root, config).exists() else config)
+    home = app_home(user)
     files = [
         Planned(below(root, config), template(), 0o644, keep=True),
         Planned(below(root, Path(f"/etc/systemd/system/{SERVICE}.service")),
-                unit_text(user, config, existing_groups(), companion_command(), REPO)),
+                unit_text(user, config, existing_groups(), launch_command(home), home)),
+        Planned(below(root, home / "launch.py"), (Path(__file__).parent / "launcher.py").read_text(encoding="utf-8")),
     ]
     if (root / "etc/avahi/services").is_dir() or Path("/usr/sbin/avahi-daemon").exists():
         files.append(Planned(below(root, Path(f"/etc/avahi/services/{SERVICE}.service")), avahi_text(port)))
@@ -274,6 +293,15 @@ def cmd_install_service(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"companion install-service: {err}", file=sys.stderr)
         return 2
+    if not args.dry:
+        from companion.update import Home
+
+        home = Home(below(args.root, app_home(user)))
+        home.set_up(REPO)  # this clone is the first version
+        for made in (home.root, home.versions):
+            with contextlib.suppress(OSError):
+                _give(made, user)
+        print(f"versions {home.root} (current: {home.current.resolve()})")
     missing = [g for g in ("video", "gpio", "dialout") if g not in existing_groups()]
     if missing:
         print(f"note: no group {', '.join(missing)} on this machine (Raspberry Pi OS has them)")

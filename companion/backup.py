@@ -47,7 +47,8 @@ CHECK_EVERY = 3600.0
 DAY = 86400.0
 #: a ``.partial`` older than this is left over from a cut-off backup
 STALE_PARTIAL = 3600.0
-REASONS = ("game-over", "daily", "manual", "before-restore", "start")
+REASONS = ("game-over", "daily", "manual", "before-restore", "start", "before-migration", "before-update",
+           "before-rollback")
 
 _NAME = re.compile(r"^(?P<stem>.+)-(?P<stamp>\d{8}T\d{6}Z)-(?P<reason>[a-z-]+)\.sqlite3$")
 

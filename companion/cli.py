@@ -29,7 +29,7 @@ from companion.store import Store, StoreDamaged, StoreNotMigrated, StoreTooNew, 
 from companion.table import Room, Table
 
 #: modules that add subcommands: each has ``register(subparsers)``
-EXTENSIONS = ("hardware.cli", "web.cli", "companion.appliance")
+EXTENSIONS = ("hardware.cli", "web.cli", "companion.appliance", "companion.update")
 #: the subcommands defined here: running one imports no extension (``web.cli``
 #: would bring Flask and Werkzeug, about 0.1 s, for a command that needs neither)
 CORE_COMMANDS = frozenset({"play", "games", "rules", "edition", "replay", "backup", "restore"})

@@ -20,6 +20,7 @@ def _private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "default.sqlite3"))
     monkeypatch.setenv("COMPANION_EDITIONS", str(tmp_path / "editions"))
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-companion.conf"))
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "companion-home"))  # versions, updates
     # the same results on a PC, a Pi and the arm64 proof: tests that want a Pi say so
     monkeypatch.setenv("COMPANION_PI", "0")
 

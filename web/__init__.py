@@ -121,7 +121,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
     app.extensions["companion.live"] = LiveHub(app, keepalive=cfg.keepalive, poll=cfg.poll)
 
-    from web import common, host, pieces, sandbox, screen, seat, station, veil
+    from web import common, host, pieces, sandbox, screen, seat, station, updates, veil
 
     common.init_app(app, log_requests=cfg.access_log)
     veil.init_app(app)
@@ -131,6 +131,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.register_blueprint(host.bp)
     app.register_blueprint(station.bp)
     app.register_blueprint(sandbox.bp)
+    app.register_blueprint(updates.bp)
     return app
 
 

@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -185,6 +186,9 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
     def stop(_signum: int, _frame: Any) -> None:
         raise KeyboardInterrupt
 
+    after_game_updates(room, db_path)
+    say_ready()
+
     signal.signal(signal.SIGTERM, stop)
     # what is alive now (modules, compiled templates, the tables brought
     # back) lives as long as the process: the collector's full passes, over
@@ -203,6 +207,42 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
             backups.stop()
         room.store.close()
     return 0
+
+
+def say_ready() -> None:
+    """Tell the launcher (``$COMPANION_READY_FILE``, companion/launcher.py)
+    that this process serves: an update on trial has come up."""
+    wanted = os.environ.get("COMPANION_READY_FILE")
+    if not wanted:
+        return
+    from companion.launcher import write_json
+    from companion.store import SCHEMA_VERSION
+    from companion.update import running_version
+
+    try:
+        write_json(Path(wanted), {"pid": os.getpid(), "version": running_version().id, "schema": SCHEMA_VERSION,
+                                  "at": time.time()})
+    except OSError as err:
+        print(f"companion serve: could not say it is ready ({wanted}): {err}", file=sys.stderr, flush=True)
+
+
+def after_game_updates(room: Any, db_path: Path, *, home: Any = None,
+                       spawn: Callable[[list[str]], Any] | None = None) -> None:
+    """An update set for "after this game" starts when the last game being
+    played ends (companion/update.py)."""
+    from companion.update import Home, start_pending_if_free
+
+    where = home if home is not None else Home.default()
+
+    def ended(_table_id: str) -> None:
+        try:
+            if start_pending_if_free(where, db_path, room.idle_days, spawn):
+                print("companion serve: the last game ended: the update set for after it starts", flush=True)
+        except OSError as err:
+            print(f"companion serve: the update set for after this game could not start: {err}",
+                  file=sys.stderr, flush=True)
+
+    room.store.on_finished(ended)
 
 
 def printed_base(app: Any, host: str, port: int) -> tuple[str, str]:

@@ -140,7 +140,16 @@ def home() -> str:
                            earlier=earlier, resting=resting, idle_days=d.room.idle_days, current=d.current_id, records=d.records(), hardware=_hardware(),
                            can_roll=can_roll_now(d.current()),
                            join_code=d.join_code, join_link=link, join_qr=qr_svg(link),
-                           join_typed=typed_url(url_for("seat.join")))
+                           join_typed=typed_url(url_for("seat.join")), **_version_card())
+
+
+def _version_card() -> dict[str, Any]:
+    from companion import update
+
+    where = update.Home.default()
+    history = where.history()
+    return {"version": update.running_version(), "last_update": history[-1] if history else None,
+            "update_pending": update.pending(where) is not None}
 
 
 def loadable_games() -> tuple[list[Any], list[str]]:

@@ -285,4 +285,7 @@ def favicon() -> Response:
 
 @bp.get("/healthz")
 def healthz() -> dict[str, object]:
-    return {"ok": True, "tables": len(dash().tables()), "current": dash().current_id}
+    from companion.update import running_version
+
+    return {"ok": True, "tables": len(dash().tables()), "current": dash().current_id,
+            "version": running_version().id}

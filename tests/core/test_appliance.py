@@ -30,6 +30,7 @@ def test_install_service_writes_unit_config_and_mdns(tmp_path: Path, capsys: pyt
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     monkeypatch.delenv("COMPANION_PORT", raising=False)
+    monkeypatch.delenv("COMPANION_HOME", raising=False)  # the user's own, below --root
     (tmp_path / "etc/avahi/services").mkdir(parents=True)
     conf = tmp_path / "root/.config/table-companion/companion.conf"
     conf.parent.mkdir(parents=True)
@@ -44,9 +45,14 @@ def test_install_service_writes_unit_config_and_mdns(tmp_path: Path, capsys: pyt
     service = u["Service"]
     assert service["User"] == "root" and service["Restart"] == "on-failure"
     assert service["StandardOutput"] == "journal" and service["StandardError"] == "journal"
-    assert service["ExecStart"].endswith(" serve")
-    assert Path(service["ExecStart"].split()[0]).exists()
-    assert service["WorkingDirectory"] == str(REPO)
+    # the launcher beside the versions, by the system's Python; this clone the first version
+    python, launch, home = service["ExecStart"].split()
+    assert Path(python).exists() and home == "/root/.local/share/table-companion/app"
+    assert launch == home + "/launch.py" and service["WorkingDirectory"] == home
+    installed = tmp_path / home.lstrip("/")
+    assert (installed / "launch.py").read_text() == (REPO / "companion" / "launcher.py").read_text()
+    assert (installed / "current").resolve() == REPO
+    assert f"Environment=COMPANION_HOME={home}" in (tmp_path / "etc/systemd/system/table-companion.service").read_text()
     assert u["Install"]["WantedBy"] == "multi-user.target"
     config_line = [line for line in (tmp_path / "etc/systemd/system/table-companion.service").read_text().splitlines()
                    if line.startswith("Environment=COMPANION_CONFIG=")]
