@@ -47,7 +47,7 @@ RUN_LOCK := locks/run$(LOCK_SUFFIX).txt
 DEV_LOCK := locks/dev$(LOCK_SUFFIX).txt
 TEST_APT := chromium fonts-dejavu-core
 
-.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof lock
+.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof lock bundle
 
 run: run-deps
 	$(BIN)/companion serve
@@ -156,6 +156,15 @@ $(VENV)/.dev-installed: pyproject.toml $(DEV_LOCK) $(if $(filter 1,$(PI)),$(VENV
 lock: test-deps
 	$(BIN)/python -m companion.locks refresh $(if $(filter 1,$(UPGRADE)),--upgrade)
 	$(BIN)/python -m companion.locks check
+
+# A release bundle for a Pi without internet: this commit's code and the
+# wheels of the Pi's runtime lock (arm64), one file for a USB stick;
+# `companion update --bundle FILE` on the Pi (docs/updates.md).  A Trixie Pi
+# (Python 3.13): make bundle BUNDLE_PYTHON=3.13.
+BUNDLE_PYTHON ?= 3.11
+bundle: run-deps
+	$(BIN)/companion bundle --python $(BUNDLE_PYTHON) \
+	  --out dist/table-companion-$$(git rev-parse --short=12 HEAD)-py$(BUNDLE_PYTHON).tar.gz
 
 # The arm64 proof (not CI: about an hour under emulation): see docs/raspberry-pi.md.
 pi-proof:

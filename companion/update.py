@@ -362,7 +362,8 @@ def make_bundle(out: Path, *, repo: Path = REPO, commit: str = "HEAD", pi: bool 
         if done.returncode != 0:
             raise UpdateRefused(f"pip download failed: {done.stderr.strip()[-2000:]}")
         manifest = {"format": BUNDLE_FORMAT, "commit": full, "lock": lock.name, "pi": pi,
-                    "platforms": list(platforms) or ["this machine"], "python": python_version,
+                    "platforms": list(platforms) or ["this machine"],
+                    "python": python_version if platforms else f"{sys.version_info[0]}.{sys.version_info[1]}",
                     "made_at": time.time()}
         (root / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -515,6 +516,18 @@ class Plan:
     wait: float = launcher.READY_WITHIN + 60
 
 
+def refuse_a_bundle_for_another_python(manifest: dict[str, Any], python: Path) -> None:
+    """A bundle's compiled wheels are for one Python (``make bundle
+    BUNDLE_PYTHON=3.13`` for Trixie): said before anything is unpacked."""
+    wanted = str(manifest.get("python", ""))
+    probe = subprocess.run([str(python), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                           capture_output=True, text=True, timeout=60)
+    have = probe.stdout.strip()
+    if wanted and have and wanted != have:
+        raise UpdateRefused(f"the bundle's wheels are for Python {wanted} and this machine has {have}: "
+                            f"make one for it (make bundle BUNDLE_PYTHON={have})")
+
+
 def refuse_while_playing(plan: Plan) -> None:
     playing = tables_in_play(plan.store, plan.idle_days)
     if playing:
@@ -531,6 +544,7 @@ def update(home: Home, plan: Plan, say: Say = print) -> dict[str, Any]:
     running = version_of(home.current)
     if plan.bundle is not None:
         say(f"reading the bundle {plan.bundle}")
+        refuse_a_bundle_for_another_python(read_bundle(plan.bundle), plan.python)
         fetched = fetch_from_bundle(plan.bundle, home.versions)
     else:
         say(f"fetching from the git remote of {plan.clone}")
@@ -739,6 +753,7 @@ def register(sub: Any) -> None:
     bundle.add_argument("--out", type=Path, default=Path("dist/table-companion-bundle.tar.gz"))
     bundle.add_argument("--commit", default="HEAD")
     bundle.add_argument("--for-here", action="store_true", help="wheels for this machine instead of a Pi (arm64)")
+    bundle.add_argument("--python", default="3.11", help="the Pi's Python (Bookworm 3.11, Trixie 3.13)")
     bundle.set_defaults(handler=cmd_bundle)
 
 
@@ -808,9 +823,11 @@ def cmd_check_store(args: argparse.Namespace) -> int:
 
 def cmd_bundle(args: argparse.Namespace) -> int:
     try:
+        here = f"{sys.version_info[0]}.{sys.version_info[1]}"
         out = make_bundle(args.out, commit=args.commit, pi=not args.for_here,
                           platforms=() if args.for_here else
-                          ("manylinux_2_28_aarch64", "manylinux2014_aarch64", "manylinux_2_17_aarch64"))
+                          ("manylinux_2_28_aarch64", "manylinux2014_aarch64", "manylinux_2_17_aarch64"),
+                          python_version=here if args.for_here else args.python)
     except UpdateRefused as err:
         print(f"companion bundle: {err}", file=sys.stderr)
         return 1

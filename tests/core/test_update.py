@@ -366,3 +366,11 @@ def test_what_a_machine_lacks_is_said_plainly(tmp_path: Path) -> None:
     assert missing[2].startswith(f"1000000000 MB of free disk in {tmp_path} (there are ")
     assert update.missing_needs(update.Needs(">=3.11", (), 1), python=Path(sys.executable), where=tmp_path,
                                 installed=lambda _name: True) == []
+
+
+def test_a_bundle_for_another_python_is_refused_before_anything_is_unpacked() -> None:
+    here = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    update.refuse_a_bundle_for_another_python({"python": here}, Path(sys.executable))
+    with pytest.raises(UpdateRefused, match=rf"wheels are for Python 3.99 and this machine has {here}: .*"
+                                            rf"make bundle BUNDLE_PYTHON={here}"):
+        update.refuse_a_bundle_for_another_python({"python": "3.99"}, Path(sys.executable))
