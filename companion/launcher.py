@@ -85,13 +85,20 @@ def point(link: Path, target: Path) -> None:
 
 
 def copy_store(store: Path, target: Path) -> None:
-    """A consistent copy of a store no process has open (SQLite's backup,
-    so a WAL left by a killed process is in it)."""
+    """A copy of a store no process has open: the file byte for byte when
+    it was closed cleanly (no WAL left), else SQLite's backup (so what a
+    killed process left in the WAL is in it)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
-    with contextlib.closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as src, \
-            contextlib.closing(sqlite3.connect(partial)) as out:
-        src.backup(out)
+    wal = store.with_name(store.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        with contextlib.closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as src, \
+                contextlib.closing(sqlite3.connect(partial)) as out:
+            src.backup(out)
+    else:
+        with open(store, "rb") as src, open(partial, "wb") as out:
+            while chunk := src.read(1 << 20):
+                out.write(chunk)
     with open(partial, "rb+") as done:
         os.fsync(done.fileno())
     os.replace(partial, target)
@@ -242,7 +249,14 @@ class Launcher:
                         (self.home / STATE).unlink()
                     state = None
             current = (self.home / "current").resolve()
-            self.child = self.start(current)
+            try:
+                self.child = self.start(current)
+            except OSError as err:  # no such version, or its virtualenv is gone
+                if not isinstance(state, dict):
+                    print(f"launch: {current} cannot be started: {err}", file=sys.stderr, flush=True)
+                    return 1
+                self.give_up(state, f"it could not be started: {err}")
+                continue
             if isinstance(state, dict):
                 why = self.wait_ready(self.child, float(state.get("ready_within", READY_WITHIN)))
                 if why is None:

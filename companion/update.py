@@ -528,6 +528,15 @@ def refuse_a_bundle_for_another_python(manifest: dict[str, Any], python: Path) -
                             f"make one for it (make bundle BUNDLE_PYTHON={have})")
 
 
+def refuse_without_the_launcher(home: Home) -> None:
+    """An update switches what the service's launcher starts: without it
+    there is nothing to switch, and nothing to bring the previous back."""
+    if not home.file("launch.py").is_file():
+        raise UpdateRefused(f"there is no launcher in {home.root}: updates need the service "
+                            "(sudo .venv/bin/companion install-service, docs/raspberry-pi.md). "
+                            "In a terminal, git pull and make run update this clone.")
+
+
 def refuse_while_playing(plan: Plan) -> None:
     playing = tables_in_play(plan.store, plan.idle_days)
     if playing:
@@ -539,6 +548,7 @@ def refuse_while_playing(plan: Plan) -> None:
 def update(home: Home, plan: Plan, say: Say = print) -> dict[str, Any]:
     """One update, from the plan's source; the launcher's outcome (or the
     switch, where no launcher runs)."""
+    refuse_without_the_launcher(home)
     refuse_while_playing(plan)
     home.set_up()
     running = version_of(home.current)
@@ -556,6 +566,8 @@ def update(home: Home, plan: Plan, say: Say = print) -> dict[str, Any]:
         raise UpdateRefused(f"{fetched.commit[:12]} needs what this machine lacks: " + "; ".join(missing))
     version = build(fetched, pi=plan.pi, python=plan.python, lock=plan.lock, say=say)
     report = try_on_a_copy(version, plan.store, say)
+    say(f"{version.id} took the store: {report.get('tables')} tables loaded and replayed "
+        f"in {report.get('seconds')} s")
     for warning in report.get("notes", []):
         say(f"note: {warning}")
     refuse_while_playing(plan)  # (a table may have started while it built)
@@ -563,7 +575,8 @@ def update(home: Home, plan: Plan, say: Say = print) -> dict[str, Any]:
     state = switch(home, version, store=plan.store, backups=plan.backups, ready_within=plan.ready_within)
     if state["launcher"] is None:
         return {"outcome": "switched", "to": version.id,
-                "why": "no launcher runs: restart the companion (sudo systemctl restart table-companion)"}
+                "why": "the service is not running: it tries the new version when it starts "
+                       "(sudo systemctl start table-companion)"}
     outcome = wait_for_outcome(home, state, plan.wait)
     return outcome or {"outcome": "unknown", "to": version.id, "why": f"no word from the launcher in {plan.wait:g} s"}
 
@@ -637,6 +650,7 @@ def plan_rollback(home: Home, store: Path) -> RollbackPlan:
 
 
 def rollback(home: Home, plan: Plan, *, confirmed: bool, say: Say = print) -> dict[str, Any]:
+    refuse_without_the_launcher(home)
     refuse_while_playing(plan)
     back = plan_rollback(home, plan.store)
     say(back.describe())
@@ -646,7 +660,8 @@ def rollback(home: Home, plan: Plan, *, confirmed: bool, say: Say = print) -> di
                    ready_within=plan.ready_within, restore=back.restore)
     if state["launcher"] is None:
         return {"outcome": "switched", "to": back.to.id,
-                "why": "no launcher runs: restart the companion (sudo systemctl restart table-companion)"}
+                "why": "the service is not running: it starts the previous version when it starts "
+                       "(sudo systemctl start table-companion)"}
     outcome = wait_for_outcome(home, state, plan.wait)
     return outcome or {"outcome": "unknown", "to": back.to.id, "why": f"no word from the launcher in {plan.wait:g} s"}
 

@@ -231,6 +231,7 @@ def test_an_update_to_a_good_version_runs_it_and_keeps_the_store(world: World, p
 def test_a_version_that_fails_to_start_is_rolled_back_by_itself_with_the_store_as_it_was(
         world: World, pi: Pi) -> None:
     publish(world, "v3")
+    before = dump(pi.store)
     outcome = update.update(pi.home, pi.plan, lambda _line: None)
     assert outcome["outcome"] == "rolled-back", outcome
     assert "before it was ready" in outcome["why"]
@@ -238,6 +239,7 @@ def test_a_version_that_fails_to_start_is_rolled_back_by_itself_with_the_store_a
     assert pi.wait_serving()["version"] == world.commits["v1"][:12]
     backup = next(pi.plan.backups.glob("*-before-update.sqlite3"))
     assert pi.store.read_bytes() == backup.read_bytes()  # byte for byte the pre-update store
+    assert dump(pi.store) == before
     assert not pi.home.file(launcher.STATE).exists()
 
 
@@ -374,3 +376,13 @@ def test_a_bundle_for_another_python_is_refused_before_anything_is_unpacked() ->
     with pytest.raises(UpdateRefused, match=rf"wheels are for Python 3.99 and this machine has {here}: .*"
                                             rf"make bundle BUNDLE_PYTHON={here}"):
         update.refuse_a_bundle_for_another_python({"python": "3.99"}, Path(sys.executable))
+
+
+def test_without_the_service_s_launcher_an_update_is_refused_before_anything_is_fetched(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    plan = Plan(store=tmp_path / "s.sqlite3", backups=tmp_path / "b", clone=tmp_path / "nowhere")
+    with pytest.raises(UpdateRefused, match=r"there is no launcher in .*install-service.*git pull and make run"):
+        update.update(home, plan, lambda _line: None)
+    with pytest.raises(UpdateRefused, match="there is no launcher"):
+        update.rollback(home, plan, confirmed=True, say=lambda _line: None)
+    assert not home.root.exists()
