@@ -289,13 +289,32 @@ def upstream_commit(clone: Path, *, fetch: bool = True) -> tuple[str, str]:
     return git(clone, "rev-parse", ref + "^{commit}"), ref
 
 
+def extract(tar: tarfile.TarFile, folder: Path) -> None:
+    """Unpack ``tar`` into ``folder``, refusing any member that would land
+    outside it.  Python 3.11.2 (Raspberry Pi OS Bookworm) has no extraction
+    filters yet (3.11.4 added them): there the members are checked here."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(folder, filter="data")
+        return
+    root = folder.resolve()
+    for member in tar.getmembers():
+        target = (root / member.name).resolve()
+        if not (target == root or target.is_relative_to(root)) or member.isdev() or member.islnk():
+            raise UpdateRefused(f"the archive holds {member.name!r}, which would land outside {folder}")
+        if member.issym():
+            pointed = (target.parent / member.linkname).resolve()
+            if not pointed.is_relative_to(root):
+                raise UpdateRefused(f"the archive's link {member.name!r} points outside {folder}")
+    tar.extractall(folder)  # (every member checked above)
+
+
 def unpack_commit(clone: Path, commit: str, folder: Path) -> None:
     archive = subprocess.run(["git", "-C", str(clone), "archive", "--format=tar", commit],
                              capture_output=True, timeout=600)
     if archive.returncode != 0:
         raise UpdateRefused(f"git archive {commit} failed: {archive.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(folder, filter="data")
+        extract(tar, folder)
 
 
 def fetch_from_git(clone: Path, versions: Path) -> Fetched:
@@ -332,7 +351,7 @@ def fetch_from_bundle(path: Path, versions: Path) -> Fetched:
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
         with tarfile.open(path) as tar:
-            tar.extractall(partial, filter="data")
+            extract(tar, partial)
         os.replace(partial, folder)
     code = folder / "code"
     return Fetched(code, commit, f"bundle {path.name}", folder / "wheels")

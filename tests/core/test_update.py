@@ -386,3 +386,37 @@ def test_without_the_service_s_launcher_an_update_is_refused_before_anything_is_
     with pytest.raises(UpdateRefused, match="there is no launcher"):
         update.rollback(home, plan, confirmed=True, say=lambda _line: None)
     assert not home.root.exists()
+
+
+@pytest.mark.parametrize("filters", [True, False], ids=["with extraction filters", "Python 3.11.2, without"])
+def test_an_archive_member_outside_the_version_folder_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, filters: bool) -> None:
+    import io
+    import tarfile
+
+    if not filters:
+        monkeypatch.delattr(tarfile, "data_filter")
+    for name in ("../escaped.txt", "/etc/escaped.txt"):
+        blob = io.BytesIO()
+        with tarfile.open(fileobj=blob, mode="w") as tar:
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"no"))
+        blob.seek(0)
+        with tarfile.open(fileobj=blob) as tar:
+            if name.startswith(".."):
+                with pytest.raises((UpdateRefused, tarfile.TarError)):
+                    update.extract(tar, tmp_path / "v")
+            else:  # refused, or (the filters) unpacked below the folder with its / taken off
+                with contextlib.suppress(UpdateRefused, tarfile.TarError):
+                    update.extract(tar, tmp_path / "v")
+        assert not (tmp_path / "escaped.txt").exists() and not Path("/etc/escaped.txt").exists()
+    good = io.BytesIO()
+    with tarfile.open(fileobj=good, mode="w") as tar:
+        info = tarfile.TarInfo("code/README.md")
+        info.size = 2
+        tar.addfile(info, io.BytesIO(b"ok"))
+    good.seek(0)
+    with tarfile.open(fileobj=good) as tar:
+        update.extract(tar, tmp_path / "v")
+    assert (tmp_path / "v" / "code" / "README.md").read_bytes() == b"ok"
