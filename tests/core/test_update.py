@@ -395,7 +395,7 @@ def test_an_archive_member_outside_the_version_folder_is_refused(
     import tarfile
 
     if not filters:
-        monkeypatch.delattr(tarfile, "data_filter")
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
     for name in ("../escaped.txt", "/etc/escaped.txt"):
         blob = io.BytesIO()
         with tarfile.open(fileobj=blob, mode="w") as tar:
