@@ -144,8 +144,15 @@ def version_line() -> str:
 
 # play -------------------------------------------------------------------------
 def load_script(path: Path) -> dict[str, Any]:
+    return read_script(path)[0]
+
+
+def read_script(path: Path) -> tuple[dict[str, Any], list[int]]:
+    """A play script and the line of the file each of its commands begins on
+    (for messages: "command 15 (line 40 of the file)")."""
     try:
-        raw = jsontext.loads(path.read_bytes())
+        data = path.read_bytes()
+        raw = jsontext.loads(data)
     except FileNotFoundError:
         raise ScriptError(f"{path}: no such file") from None
     except jsontext.JSONRefused as err:
@@ -161,26 +168,36 @@ def load_script(path: Path) -> dict[str, Any]:
         raise ScriptError(f"{path}: 'options' must be an object of option -> reading")
     if "position" in raw and not isinstance(raw["position"], dict):
         raise ScriptError(f"{path}: 'position' must be an object: the game's position block (see docs/games/)")
-    return raw
+    lines = jsontext.item_lines(data.decode("utf-8"), "commands")
+    return raw, lines if len(lines) == len(raw["commands"]) else []
 
 
-def script_command(raw: Any, index: int, table: Table) -> tuple[Command, bool]:
-    """One script step: ``{"actor": ..., "do": ..., ...args, "expect": "rejected"}``."""
+def command_named(index: int, line: int | None = None) -> str:
+    """A script's command as messages name it: counted from 1 (``index``
+    counts from 0, as the JSON output's ``index`` does), with its line in the
+    file when known."""
+    return f"command {index + 1}" + (f" (line {line} of the file)" if line else "")
+
+
+def script_command(raw: Any, index: int, table: Table, line: int | None = None) -> tuple[Command, bool]:
+    """One script step: ``{"actor": ..., "do": ..., ...args, "expect": "rejected"}``;
+    ``index`` counts from 0, ``line`` is its line in the file (for messages)."""
+    named = command_named(index, line)
     if not isinstance(raw, dict):
-        raise ScriptError(f"command {index}: each command is an object, not {raw!r}")
+        raise ScriptError(f"{named}: each command is an object, not {raw!r}")
     if not isinstance(raw.get("do"), str) or not isinstance(raw.get("actor"), str):
-        raise ScriptError(f"command {index}: needs 'actor' (a seat's name, 'host' or 'chance') and 'do'")
+        raise ScriptError(f"{named}: needs 'actor' (a seat's name, 'host' or 'chance') and 'do'")
     expect = raw.get("expect", "accepted")
     if expect not in ("accepted", "rejected"):
-        raise ScriptError(f"command {index}: 'expect' is 'accepted' or 'rejected', not {expect!r}")
+        raise ScriptError(f"{named}: 'expect' is 'accepted' or 'rejected', not {expect!r}")
     try:
         actor = Actor.parse(raw["actor"], table.seat_names)
     except Refusal as err:
-        raise ScriptError(f"command {index}: {err}") from None
+        raise ScriptError(f"{named}: {err}") from None
     args = {k: v for k, v in raw.items() if k not in ("actor", "do", "expect", "state_no", "source")}
     state_no = raw.get("state_no")
     if state_no is not None and not isinstance(state_no, int):
-        raise ScriptError(f"command {index}: 'state_no' must be a whole number")
+        raise ScriptError(f"{named}: 'state_no' must be a whole number")
     source = str(raw.get("source", "script"))
     return Command(actor, raw["do"], args, state_no, source), expect == "rejected"
 
@@ -197,7 +214,9 @@ def start_seat_of(raw: dict[str, Any], names: list[str]) -> int:
     return start
 
 
-def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
+def run_script(raw: dict[str, Any], room: Room, lines: Sequence[int] = ()) -> tuple[Table, dict[str, Any]]:
+    """Play ``raw`` (a script) at a new table of ``room``; ``lines``: the line
+    of the file each command begins on, if known (:func:`read_script`)."""
     names = [s if isinstance(s, str) else str(s.get("name", "")) if isinstance(s, dict) else "" for s in raw["seats"]]
     table = room.open_table(
         raw["game"], raw["seats"], raw.get("options", {}), start_seat=start_seat_of(raw, names),
@@ -206,12 +225,15 @@ def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
     rejections: list[dict[str, Any]] = []
     stopped: dict[str, Any] | None = None
     for index, step in enumerate(raw["commands"]):
-        command, expect_rejection = script_command(step, index, table)
+        line = lines[index] if index < len(lines) else None
+        command, expect_rejection = script_command(step, index, table, line)
+        # where it is in the script: index from 0, number from 1 (as the messages count), the file's line
+        where: dict[str, Any] = {"index": index, "number": index + 1, **({"line": line} if line else {})}
         try:
             table.submit(command)
         except Refusal as err:
             # name the actor as the script wrote it ("Bob", not "seat:1")
-            record = {"index": index, "command": {**command.to_json(), "actor": step["actor"]}, **err.to_json()}
+            record = {**where, "command": {**command.to_json(), "actor": step["actor"]}, **err.to_json()}
             if expect_rejection:
                 rejections.append(record)
                 continue
@@ -219,7 +241,7 @@ def run_script(raw: dict[str, Any], room: Room) -> tuple[Table, dict[str, Any]]:
             break
         if expect_rejection:
             stopped = {
-                "index": index,
+                **where,
                 "command": command.to_json(),
                 "code": "unexpectedly-accepted",
                 "message": "the script expected this command to be rejected, but it was accepted",
@@ -247,14 +269,14 @@ def table_record(table: Table) -> dict[str, Any]:
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
-        raw = load_script(args.script)
+        raw, lines = read_script(args.script)
         if args.db:
             room = Room(Store(args.db))
-            result = run_script(raw, room)[1]
+            result = run_script(raw, room, lines)[1]
         else:
             with tempfile.TemporaryDirectory(prefix="companion-play-") as tmp:
                 room = Room(Store(Path(tmp) / "play.sqlite3"))
-                result = run_script(raw, room)[1]
+                result = run_script(raw, room, lines)[1]
                 room.store.close()
     except ScriptError as err:
         print(f"companion play: {err}", file=sys.stderr)
@@ -276,7 +298,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         print()
     if "stopped" in result:
         stop = result["stopped"]
-        print(f"companion play: command {stop['index']} refused: {stop['reason']}", file=sys.stderr)
+        print(f"companion play: {command_named(stop['index'], stop.get('line'))} refused: {stop['reason']}",
+              file=sys.stderr)
         return 2
     return 0
 

@@ -7,7 +7,9 @@ thousands of digits (``int()`` refuses more than 4300 digits with a
 ``ValueError`` that is not a ``JSONDecodeError``) and nesting deep enough for
 a ``RecursionError``, in the parser or in whatever walks the result next.
 :func:`loads` refuses each of them with a :class:`JSONRefused` that says
-where, before anything is built from the text.
+where, before anything is built from the text.  :func:`item_lines` says on
+which line of the text each item of a list begins, for a message that points
+into the file (``companion play``'s "command 15 (line 40 of the file)").
 """
 
 from __future__ import annotations
@@ -84,3 +86,62 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         raise JSONRefused(f"not valid JSON: line {err.lineno}, column {err.colno}: {err.msg}") from None
     except (ValueError, RecursionError) as err:  # belt and braces: nothing else may escape
         raise JSONRefused(f"not valid JSON: {type(err).__name__}") from None
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def item_lines(text: str, key: str) -> list[int]:
+    """The line (counted from 1) on which each item of the list ``key`` of
+    the top-level object begins, or ``[]`` when ``text`` holds no such list.
+    Meant for text :func:`loads` took: anything else gives ``[]``, never an
+    exception.  With ``key`` written twice, the last one counts (as in
+    :func:`loads`)."""
+    decoder = json.JSONDecoder()
+
+    def skip(at: int) -> int:
+        found = _SPACE.match(text, at)
+        return at if found is None else found.end()
+
+    starts: list[int] = []
+    try:
+        at = skip(0)
+        if text[at : at + 1] != "{":
+            return []
+        at = skip(at + 1)
+        while text[at : at + 1] == '"':
+            name, at = decoder.raw_decode(text, at)
+            at = skip(at)
+            if text[at : at + 1] != ":":
+                return []
+            at = skip(at + 1)
+            if name == key and text[at : at + 1] == "[":
+                starts = []
+                at = skip(at + 1)
+                while text[at : at + 1] != "]":
+                    starts.append(at)
+                    _item, at = decoder.raw_decode(text, at)
+                    at = skip(at)
+                    if text[at : at + 1] == ",":
+                        at = skip(at + 1)
+                    elif text[at : at + 1] != "]":
+                        return []
+                at += 1
+            else:
+                _value, at = decoder.raw_decode(text, at)
+            at = skip(at)
+            if text[at : at + 1] == ",":
+                at = skip(at + 1)
+            elif text[at : at + 1] != "}":
+                return []
+        if text[at : at + 1] != "}" or skip(at + 1) != len(text):
+            return []
+    except (ValueError, RecursionError):
+        return []
+    lines: list[int] = []
+    line, counted = 1, 0
+    for start in starts:
+        line += text.count("\n", counted, start)
+        counted = start
+        lines.append(line)
+    return lines

@@ -57,8 +57,35 @@ def test_an_unexpected_rejection_stops_with_status_2(tmp_path: Path, capsys: pyt
     ]))
     assert main(["play", str(path)]) == 2
     captured = capsys.readouterr()
-    assert "command 1 refused: it is not your turn [core, Tally: a turn]" in captured.err
+    assert "command 2 (line 1 of the file) refused: it is not your turn [core, Tally: a turn]" in captured.err
     assert json.loads(captured.out)["stopped"]["index"] == 1
+
+
+def test_a_refused_command_is_counted_from_1_with_its_line_in_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The 15th command was reported as "command 14": people count from 1,
+    and a script is edited by its lines."""
+    commands = [{"actor": "Ann" if n % 2 == 0 else "Bob", "do": "add", "amount": 1} for n in range(14)]
+    commands.append({"actor": "Bob", "do": "add", "amount": 1})  # the 15th: Ann's turn
+    rows = [f"    {json.dumps(c)}," for c in commands]
+    rows[-1] = rows[-1].rstrip(",")
+    rows.insert(10, "")  # a blank line between the 10th and the 11th command
+    text = "\n".join(['{', '  "game": "tally",', '  "seats": ["Ann", "Bob"],', '  "options": {"goal": "30"},',
+                      '  "commands": [', *rows, '  ]', '}', ''])
+    path = write(tmp_path, text)
+    line = 5 + 10 + 1 + 5  # the lines before the list, 10 commands, a blank line, the 11th to the 15th
+    assert text.splitlines()[line - 1] == f"    {json.dumps(commands[14])}"
+    assert main(["play", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert f"companion play: command 15 (line {line} of the file) refused: it is not your turn" in captured.err
+    stopped = json.loads(captured.out)["stopped"]
+    assert (stopped["index"], stopped["number"], stopped["line"]) == (14, 15, line)  # index counts from 0
+
+
+def test_a_malformed_command_is_named_from_1_with_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = '{"game": "tally", "seats": ["Ann", "Bob"],\n "commands": [\n  {"actor": "Ann", "do": "add", "amount": 1},\n  {"do": "add"}\n]}'
+    assert main(["play", str(write(tmp_path, text))]) == 2
+    assert "command 2 (line 4 of the file): needs 'actor'" in capsys.readouterr().err
 
 
 def test_an_expected_rejection_that_is_accepted_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

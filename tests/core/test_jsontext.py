@@ -86,3 +86,26 @@ def test_hostile_values_inside_a_script_are_refused_before_play(tmp_path: Path,
     assert main(["play", str(path)]) == 2
     assert "-Infinity" in capsys.readouterr().err
     assert jsontext.MAX_DEPTH >= 8  # the games' own files nest 4-6 deep
+
+
+def test_item_lines_says_where_each_item_of_a_list_begins() -> None:
+    text = ('{"game": "x", "note": "a ] and a [ and \\" and {",\n'
+            ' "commands": [\n'
+            '   {"do": "a", "text": "two\\nlines"},\n'
+            '\n'
+            '   {"do": "b", "deep": [[1], {"k": [2]}]}, 3,\n'
+            '   "four"\n'
+            ' ],\n'
+            ' "seats": [1, 2]}')
+    assert json.loads(text)["commands"][1]["do"] == "b"
+    assert jsontext.item_lines(text, "commands") == [3, 5, 5, 6]
+    assert jsontext.item_lines(text, "seats") == [8, 8]
+    assert jsontext.item_lines(text, "missing") == []
+    assert jsontext.item_lines('{"commands": []}', "commands") == []
+    assert jsontext.item_lines('{"commands": [1],\n"commands": [\n2]}', "commands") == [3]  # the last one, as loads
+
+
+@pytest.mark.parametrize("text", ["", "[1, 2]", '{"commands": [1, 2', '{"commands" [1]}', '{"commands": [1 2]}',
+                                  HOSTILE["nested objects"], '{"commands": [' + "1" * 5000 + "]}"])
+def test_item_lines_of_text_that_is_no_such_object_is_empty(text: str) -> None:
+    assert jsontext.item_lines(text, "commands") == []

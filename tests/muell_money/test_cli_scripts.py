@@ -57,7 +57,7 @@ def test_an_unexpected_rejection_exits_2(tmp_path: Path, capsys: pytest.CaptureF
     path = write(tmp_path, opening([{"actor": "Ann", "do": "discard", "card": "Raw Materials"}]))
     assert main(["play", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "command 11 refused: Raw Materials may not be discarded" in err
+    assert "command 12 (line 1 of the file) refused: Raw Materials may not be discarded" in err
     assert "[000, Play Cards]" in err
 
 
