@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -50,7 +51,30 @@ def register(sub: Any) -> None:
 
 
 # scan -----------------------------------------------------------------------------
+#: what reading a photo needs beyond the runtime's packages (pyproject.toml's
+#: ``vision`` extra; on a Raspberry Pi the same from apt, beside Picamera2)
+VISION_MODULES = (("numpy", "numpy"), ("cv2", "OpenCV (cv2)"))
+VISION_HINT = ("it is in the vision extra: make run installs it, or .venv/bin/pip install -e '.[vision]'; "
+               "on a Raspberry Pi: sudo apt install python3-numpy python3-opencv")
+
+
+def vision_missing() -> str | None:
+    """What of the ``vision`` extra cannot be imported, and how to install it
+    (``None``: all there)."""
+    for module, label in VISION_MODULES:
+        try:
+            importlib.import_module(module)
+        except ImportError as err:
+            why = "" if isinstance(err, ModuleNotFoundError) and err.name == module else f" ({err})"
+            return f"{label} cannot be imported{why}: {VISION_HINT}"
+    return None
+
+
 def cmd_scan(args: argparse.Namespace) -> int:
+    missing = vision_missing()
+    if missing is not None:  # the decoders and the image reader import numpy and OpenCV
+        print(f"companion scan: {missing}", file=sys.stderr)
+        return 2
     from companion.tags import AnyGameTags, CardRegistry, TagError
     from hardware.decoders import Scanner, probe_decoders
     from hardware.frames import load_gray

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import cv2
@@ -56,6 +57,32 @@ def test_scan_with_only_pyzbar(tmp_path: Path, capsys: pytest.CaptureFixture[str
     img = write(tmp_path / "a.png", ["TC1:CA:PAP:02"], module_px=6)
     assert main(["scan", str(img), "--decoders", "pyzbar"]) == 0
     assert "PAP-2 (Paper #2)" in capsys.readouterr().out
+
+
+@pytest.fixture(params=["numpy", "cv2"])
+def vision_missing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An install without the ``vision`` extra (``pip install -e '.[dev]'``):
+    ``numpy`` (or OpenCV's ``cv2``) cannot be imported, nor anything of the
+    hardware package that imports it (it is imported again, and fails)."""
+    missing: str = request.param
+    for name in [m for m in sys.modules if m.startswith("hardware.") and m != "hardware.cli"]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, missing, None)  # None in sys.modules: "import numpy" raises ModuleNotFoundError
+    return missing
+
+
+def test_scan_without_the_vision_extra_says_what_to_install(vision_missing: str, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """It died with a traceback (ModuleNotFoundError from hardware/decoders.py)."""
+    assert main(["scan", str(tmp_path / "photo.jpg")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    [line] = captured.err.splitlines()
+    label = {"numpy": "numpy", "cv2": "OpenCV (cv2)"}[vision_missing]
+    assert line.startswith(f"companion scan: {label} cannot be imported: ")
+    assert "the vision extra" in line and "pip install -e '.[vision]'" in line and "make run" in line
+    assert "apt install python3-numpy python3-opencv" in line  # a Raspberry Pi's, from apt
+    assert "Traceback" not in captured.err
 
 
 def test_tags_sheet_has_one_tag_per_physical_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
