@@ -46,10 +46,14 @@ RECORDS = sorted(p for era in ERAS for p in (era / "records").glob("*.json"))
 #: records that today's rules play differently, by file: the step named and
 #: what the notice begins with (a rule fixed since the record was made)
 EXPECTED: dict[str, tuple[int, str]] = {
-    # a sector-only roll in a bank run with every bank in ring I, refused at
-    # 0ab581f for its missing credit die, is taken since: the record's roll
-    # of both dice at step 93 is now one the rules refuse
-    "0ab581f/records/money-maker.json": (93, "today's rules refuse step 93 (chance: roll)"),
+    # at 0ab581f the bank run that began in step 92 (every bank in ring I)
+    # waited for its sector die, rolled alone in step 93, and for Ann's settle
+    # in step 94.  Today that run needs no sector die and is over within step
+    # 92 (all of ring I taken, both banks putting down gold at once: Ann holds
+    # no other bank's credit by then); the roll in step 93 is taken as the
+    # run's unrolled sector die, to no effect, and the settle in step 94 is
+    # refused: no bank run is on
+    "0ab581f/records/money-maker.json": (94, "today's rules refuse step 94 (Ann: settle)"),
 }
 
 

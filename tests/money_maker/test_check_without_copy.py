@@ -34,8 +34,9 @@ from companion.errors import IllegalMove, Refusal
 from companion.games.base import ActionHint
 from companion.games.money_maker import citations as C
 from companion.games.money_maker import hints, rules
+from companion.games.money_maker.dice import unrolled_run_dice
 from companion.games.money_maker.moves import VOCABULARY, Move
-from companion.games.money_maker.state import FIRST_AUCTION, MoneyMakerState, card_name
+from companion.games.money_maker.state import BANK_RUN, FIRST_AUCTION, MoneyMakerState, card_name
 from companion.games.money_maker.words import says
 from tests import before
 from tests import check_comparison as checks
@@ -53,8 +54,14 @@ HINTS_BEFORE = before.load("money_maker", "hints")
 def apply_before(state: MoneyMakerState, move: Move) -> Any:
     """The code before, with what later changes altered on purpose as today has it:
     chance may not close the auction for the first turn (the host or the high bidder
-    closes it), and one good is "1 production good", not "1 production goods"."""
+    closes it), one good is "1 production good", not "1 production goods", and the
+    sector dice of a bank run that needed none (every bank in ring I) may still be
+    rolled, to no effect, and a credit die with them in that run is "a bank run
+    rolls only the sector dice" (issue 34: those rolls are today's to judge)."""
     assert RULES_BEFORE is not None
+    if move.name == "roll" and state.run_dice_unrolled and (
+            state.phase == BANK_RUN or unrolled_run_dice(state, move.args["credit"], move.args["sectors"])):
+        return rules.apply(state, move)
     chance = move.actor.kind is ActorKind.CHANCE
     if move.name == "close_auction" and chance and state.phase == FIRST_AUCTION and state.auction is not None:
         raise IllegalMove(says("first_auction_closer"), C.FIRST_TURN)

@@ -142,6 +142,70 @@ def test_a_bank_run_in_ring_one_needs_no_sector_die() -> None:
     assert "Bank run 1 is over" in said and s.bank_run is None and s.phase != BANK_RUN
 
 
+def _ring_one_run(ann_holds_bobs_credit: bool) -> MoneyMakerState:
+    """A bank run at the start of Bob's turn (five open cards) while every bank
+    is in ring I: no sector die is needed.  Ann holding Bob's credit must
+    settle (the run stays on); else the run is over at once."""
+    s = started(["Ann", "Bob"])
+    s.banks[0].board = {"I": 5}
+    if ann_holds_bobs_credit:
+        s.banks[0].held = {1: 3}
+    s.meter = s.spots - 1
+    s.deck = {k: 0 for k in s.deck}
+    s.open_cards = ["TEXT-1", "FARM-1", "MILL-1", "GRAIN-1", "BAKE-1"]
+    s, _ = do(s, "Ann", "end_trading")
+    s, lines = do(s, "chance", "roll", credit="red-10")
+    assert "no sector die is needed" in texts(lines)
+    return s
+
+
+def _no_effect(before: MoneyMakerState, after: MoneyMakerState, lines: list[Any]) -> None:
+    [line] = lines
+    assert "Bank run 1: the sector die shows wheel" in line.text and "changes nothing" in line.text
+    assert line.citations == (C.SECTOR_OPTIONAL, C.RUN_STEP1)
+    for name in ("phase", "turn", "turn_no", "meter", "banks", "markets", "reserve", "last_roll", "bank_run"):
+        assert getattr(after, name) == getattr(before, name), name
+
+
+def test_the_sector_die_rolled_anyway_for_a_bank_run_over_at_once_changes_nothing() -> None:
+    """002, Bank run step 1: "If the sector dice hasn't been rolled yet, roll
+    it now"; a table (or a tower) that does, while every bank is in ring I,
+    was told "no credit die": the roll was taken for Bob's turn."""
+    s = _ring_one_run(ann_holds_bobs_credit=False)
+    assert s.bank_run is None and s.phase != BANK_RUN and s.turn == 1
+    after, lines = do(s, "chance", "roll", sector="wheel")
+    _no_effect(s, after, lines)
+    assert GAME.dice_command(s, [DieFace("sector", "wheel")]).args == {"sector": ["wheel"]}  # from a tower
+    # once: the next roll of the sector die alone is Bob's turn's, and that has a credit die
+    assert "no credit die" in refused(after, "chance", "roll", sector="fish").message
+    # and only before the table goes on with Bob's turn
+    went_on, _ = do(s, "Bob", "end_trading")
+    assert "no credit die" in refused(went_on, "chance", "roll", sector="wheel").message
+    # both dice are still Bob's roll (steps 2-4 may be left out)
+    rolled, _ = do(s, "chance", "roll", credit="green-10", sector="wheel")
+    assert rolled.turn == 0
+
+
+def test_the_sector_die_rolled_anyway_during_a_bank_run_that_needs_none_changes_nothing() -> None:
+    s = _ring_one_run(ann_holds_bobs_credit=True)
+    assert s.phase == BANK_RUN and s.bank_run is not None and s.bank_run.needed == 0
+    after, lines = do(s, "chance", "roll", sector="wheel")
+    _no_effect(s, after, lines)
+    assert GAME.dice_command(s, [DieFace("sector", "wheel")]).args == {"sector": ["wheel"]}
+    # a tower rolling both dice is told the run rolls no credit die, not that none is due
+    err = refused(s, "chance", "roll", credit="red-10", sector="wheel")
+    assert "a credit die (red-10): a bank run rolls only the sector dice" in err.message and err.rule == C.RUN_STEP1
+    assert "2 sector dice where 1 is rolled now" in refused(s, "chance", "roll", sector=["wheel", "fish"]).message
+    assert "no dice roll is due" in refused(s, "host", "roll").message  # no die at all
+    # rolled once only
+    assert "no dice roll is due" in refused(after, "chance", "roll", sector="fish").message
+    # not rolled while Ann settles: it may still be, right after the run is over
+    settled, _ = do(s, "Ann", "settle")
+    assert settled.bank_run is None and settled.turn == 1
+    after, lines = do(settled, "chance", "roll", sector="wheel")
+    _no_effect(settled, after, lines)
+
+
 # a roll that does not fit the dice (a miscounting tower, a mistyped roll) -------------------
 @pytest.mark.parametrize(
     ("faces", "words"),

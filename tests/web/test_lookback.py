@@ -290,9 +290,9 @@ def test_real_games_look_back_without_leaks(app: Flask, host: FlaskClient, game:
 
 
 def test_a_stored_table_todays_rules_no_longer_play_shows_as_played_on_every_page(tmp_path: Path) -> None:
-    """The 0ab581f store's Money Maker table has a roll today's rules refuse
-    (tests/compat): its pages come up, say so publicly (without the refusal's
-    words, which may name a hidden value), and refuse a move saying why."""
+    """The 0ab581f store's Money Maker table has a step today's rules refuse
+    (a settle, tests/compat): its pages come up, say so publicly (without the
+    refusal's words, which may name a hidden value), and refuse a move saying why."""
     corpus = Path(__file__).resolve().parents[1] / "compat" / "corpus" / "0ab581f"
     shutil.copy(corpus / "store.sqlite3", tmp_path / "companion.sqlite3")
     about = json.loads((corpus / "about.json").read_text(encoding="utf-8"))
@@ -302,12 +302,12 @@ def test_a_stored_table_todays_rules_no_longer_play_shows_as_played_on_every_pag
         app = make_app(Room(store))
         host = app.test_client()
         login(host)
-        notice = "play this game differently from step 93 on: it is shown as it was played, up to step 92"
-        for client, url in ((app.test_client(), f"/t/{tid}"), (host, f"/host/t/{tid}"), (host, f"/host/t/{tid}/step/93"),
-                            (host, f"/host/t/{tid}/step/94")):
+        notice = "play this game differently from step 94 on: it is shown as it was played, up to step 93"
+        for client, url in ((app.test_client(), f"/t/{tid}"), (host, f"/host/t/{tid}"), (host, f"/host/t/{tid}/step/94"),
+                            (host, f"/host/t/{tid}/step/95")):
             page = client.get(url)
             assert page.status_code == 200, url
-            assert "no credit die" not in page.text, url
+            assert "settling belongs to a bank run" not in page.text, url
         assert notice in app.test_client().get(f"/t/{tid}").text
     finally:
         store.close()

@@ -145,6 +145,9 @@ def start_bank_run(state: MoneyMakerState, trigger: str, resume: str, lines: Lin
             "roll_more_sector_dice" if state.bank_run.sectors else "roll_sector_dice", count=missing, dice=die_dice(missing)
         )
         lines.append(say(roll, C.RUN_STEP1))
+    # its sector dice may still be rolled, to no effect (002, Bank run step 1: "If the sector dice
+    # hasn't been rolled yet, roll it now"): see dice.unrolled_run_dice
+    state.run_dice_unrolled = state.runs_started if needed == 0 and not state.beginner else 0
     if needed == 0 and not state.beginner:
         lines.append(
             say(

@@ -38,6 +38,7 @@ from companion.games.money_maker.words import (
     plus_list,
     says,
     semicolon_list,
+    shows_show,
 )
 from companion.rules import Explanation, say
 
@@ -54,6 +55,18 @@ def roll_expected(state: MoneyMakerState) -> str:
     return ""
 
 
+def unrolled_run_dice(state: MoneyMakerState, credit: Sequence[str], sectors: Sequence[str]) -> bool:
+    """Whether this roll is the sector dice of a bank run that needed none:
+    every bank was in ring I, which is undivided, so the run took all credit
+    on it without them (002, Step 5, Sector dice).  A table that follows Bank
+    run step 1 ("If the sector dice hasn't been rolled yet, roll it now"), or
+    a tower that rolls them anyway, is not told a credit die is missing: the
+    roll is taken and changes nothing, while the run is on and in the step
+    after it ended (``state.run_dice_unrolled``), unless another run waits
+    for its sector dice."""
+    return bool(state.run_dice_unrolled) and not credit and bool(sectors) and roll_expected(state) != "bank-run"
+
+
 def sectors_due(state: MoneyMakerState) -> int:
     """How many sector dice the roll due now holds (when they are not optional)."""
     if roll_expected(state) == "bank-run":
@@ -68,6 +81,13 @@ def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], ot
     with it (a die missing, extra, twice, unknown, or a face no die has): a
     miscounting tower or a mistyped roll is never half applied."""
     expected = roll_expected(state)
+    unrolled = unrolled_run_dice(state, credit, sectors)
+    if unrolled:
+        expected = "unrolled"
+    elif not expected and state.run_dice_unrolled and state.phase == BANK_RUN and credit:
+        # its unrolled sector dice with a credit die (a tower that rolls both): refused below
+        # as a bank run's roll with a credit die, not as no roll due
+        expected = "bank-run"
     if not expected:
         raise IllegalMove(says("no_roll_due", waiting=phase_words(state)), C.STEP5)
     wrong: list[str] = []
@@ -75,7 +95,9 @@ def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], ot
     for die in others:
         wrong.append(says("roll_die_called", die=die))
     credit_faces = [f.face for f in state.comp.credit_faces]
-    if expected == "bank-run":
+    if expected == "unrolled":
+        rule = C.RUN_STEP1
+    elif expected == "bank-run":
         if credit:
             wrong.append(says("roll_credit_in_run", faces=comma_list(credit)))
             rule = C.RUN_STEP1
@@ -89,7 +111,7 @@ def check_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], ot
     for face in sectors:
         if face not in state.comp.sector_faces:
             wrong.append(says("roll_no_sector_face", face=face, faces=comma_list(state.comp.sector_faces)))
-    due = sectors_due(state)
+    due = state.sector_dice() if unrolled else sectors_due(state)
     if state.beginner and sectors:
         wrong.append(says("roll_beginner_sector", dice=_sector_dice(len(sectors))))
         rule = C.BEGINNER
@@ -113,6 +135,12 @@ def _sector_dice(n: int) -> str:
 
 def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines: Lines) -> None:
     check_roll(state, credit, sectors)
+    if unrolled_run_dice(state, credit, sectors):
+        number, state.run_dice_unrolled = state.run_dice_unrolled, 0
+        said = says("run_dice_no_effect", number=number, dice=die_dice(len(sectors)), shows_show=shows_show(len(sectors)),
+                    faces=comma_list(sectors))
+        lines.append(say(said, C.SECTOR_OPTIONAL, C.RUN_STEP1))
+        return
     if roll_expected(state) == "bank-run":
         add_sectors(state, sectors, lines)
         begin_settlement(state, lines)
@@ -179,10 +207,10 @@ def dice_to_roll(state: MoneyMakerState) -> tuple[Die, ...]:
 
 
 def dice_command(state: MoneyMakerState, roll: Sequence[DieFace]) -> Command:
-    if not dice_to_roll(state):
-        raise IllegalMove(says("not_waiting_for_roll", waiting=phase_words(state)), C.STEP5)
     credit = [f.face.strip().lower() for f in roll if f.die == "credit"]
     sectors = [f.face.strip().lower() for f in roll if f.die == "sector"]
+    if not dice_to_roll(state) and not state.run_dice_unrolled:
+        raise IllegalMove(says("not_waiting_for_roll", waiting=phase_words(state)), C.STEP5)
     check_roll(state, credit, sectors, tuple(f.die for f in roll if f.die not in ("credit", "sector")))
     args: dict[str, Any] = {"sector": sectors}
     if credit:

@@ -235,6 +235,10 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
     a = move.args
     name = move.name
     actor = move.actor
+    # a bank run's unrolled sector dice (dice.unrolled_run_dice) may be rolled while it is
+    # on and in the step after it ended, not later
+    unrolled = state.run_dice_unrolled
+    run_was_over = state.bank_run is None or state.bank_run.number != unrolled
     if name == "draw":
         do_draw(state, a["card"], lines)
     elif name == "roll":
@@ -257,6 +261,8 @@ def apply(state: MoneyMakerState, move: Move) -> list[Explanation]:
     else:
         assert seat is not None
         _apply_seat_move(state, seat, move, lines)
+    if unrolled and state.run_dice_unrolled == unrolled and run_was_over:
+        state.run_dice_unrolled = 0
     return lines
 
 

@@ -182,6 +182,10 @@ class MoneyMakerState:
     won_auction: bool = False
     last_roll: Roll | None = None
     bank_run: BankRun | None = None
+    #: a bank run (its number) that needed no sector die, every bank being in
+    #: ring I, and whose sector dice were not rolled: the table may still roll
+    #: them, to no effect, while it is on and in the step after it ended (0: none)
+    run_dice_unrolled: int = 0
     #: seats that may rearrange their credit on their ring (after promotion/degradation)
     may_redistribute: list[int] = field(default_factory=list)
     #: gold the Gold Reserve could not pay a seat (subtracted from its debt in the bank run)

@@ -47,6 +47,11 @@ def die_dice(count: int) -> str:
     return "die" if count == 1 else "dice"
 
 
+def shows_show(count: int) -> str:
+    """The verb after dice: ``the die shows``, ``the dice show``."""
+    return "shows" if count == 1 else "show"
+
+
 @WORDS.piece
 def good_goods(count: int) -> str:
     """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
@@ -394,6 +399,8 @@ _PLAY: Mapping[str, str] = {
                       "ring I, and {names} {names_are} not",
     "roll_sector_count": "{dice} where {due} {is_are} rolled now",
     "roll_refused": "the roll is refused and nothing is applied: {wrong}",
+    "run_dice_no_effect": "Bank run {number}: the sector {dice} {shows_show} {faces}; the run needed none (every bank was "
+                          "in ring I, which is undivided, and all credit on it was affected), so the roll changes nothing",
     "n_sector_dice": "{count} sector {dice}",
     "roll_how_beginner": "Beginner's Game: {number} counts {count}",
     "more_than": "more than",
