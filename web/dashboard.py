@@ -66,6 +66,10 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**4):04d}"
 
 
+#: wrong join codes all phones together may type a minute (a table is a handful
+#: of phones, each allowed 8): past it, only an address that did not guess tries
+JOIN_TRIES_PER_MINUTE = 24
+
 #: tables whose seats' token digests are kept in memory (every table ever
 #: opened was kept: the server's memory grew with each game)
 SEAT_DIGESTS_KEPT = 64
@@ -80,33 +84,71 @@ class AttemptGuard:
     """Slows down guessing (the host PIN, the join code): after ``limit``
     wrong tries from one address, that address waits ``lockout`` seconds.
     At most ``addresses`` addresses are remembered (the oldest go first), so
-    a flood of addresses cannot grow it without bound."""
+    a flood of addresses cannot grow it without bound.
+
+    With ``total``, all addresses together also have ``total`` wrong tries
+    per ``lockout`` (a token bucket that fills again evenly): once they are
+    used up, an address that tried wrong in the last ``lockout`` seconds
+    waits until the bucket holds a try again, while an address that did not
+    may still try (a phone that did not guess still joins).  Many addresses
+    then get one try each, not ``limit``.  ``clock`` is ``time.monotonic``
+    (a test's own)."""
 
     limit: int = 8
     lockout: float = 60.0
     addresses: int = 1024
+    total: int | None = None
+    clock: Callable[[], float] = time.monotonic
     _fails: dict[str, tuple[int, float]] = field(default_factory=dict)
+    #: the bucket: wrong tries left for all addresses together, and when it was last filled
+    _tries_left: float | None = None
+    _filled_at: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def held(self, who: str, now: float | None = None) -> str | None:
+        """Why ``who`` may not try now: ``"address"`` (too many wrong tries
+        from it), ``"table"`` (too many from all addresses, and it tried
+        wrong lately), or ``None``: it may."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            count, since = self._fails.get(who, (0, 0.0))
+            if count >= self.limit and now - since < self.lockout:
+                return "address"
+            if count >= self.limit:
+                self._fails.pop(who, None)
+            elif count and now - since < self.lockout and self._left(now) < 1:
+                return "table"
+            return None
 
     def locked(self, who: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        count, since = self._fails.get(who, (0, 0.0))
-        if count >= self.limit and now - since < self.lockout:
-            return True
-        if count >= self.limit:
-            self._fails.pop(who, None)
-        return False
+        return self.held(who, now) is not None
 
     def failed(self, who: str, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
-        count, since = self._fails.pop(who, (0, now))
-        if now - since >= self.lockout:  # an old slip is forgotten
-            count = 0
-        self._fails[who] = (count + 1, now)
-        while len(self._fails) > self.addresses:
-            self._fails.pop(next(iter(self._fails)))
+        now = self.clock() if now is None else now
+        with self._lock:
+            count, since = self._fails.pop(who, (0, now))
+            if now - since >= self.lockout:  # an old slip is forgotten
+                count = 0
+            self._fails[who] = (count + 1, now)
+            while len(self._fails) > self.addresses:
+                self._fails.pop(next(iter(self._fails)))
+            if self.total is not None:
+                self._tries_left = max(0.0, self._left(now) - 1)
 
     def passed(self, who: str) -> None:
-        self._fails.pop(who, None)
+        with self._lock:
+            self._fails.pop(who, None)
+
+    def _left(self, now: float) -> float:
+        """The wrong tries left in the bucket now (filled again evenly: ``total`` a ``lockout``)."""
+        if self.total is None:
+            return float("inf")
+        if self._tries_left is None:
+            self._tries_left, self._filled_at = float(self.total), now
+        refill = max(0.0, now - self._filled_at) * self.total / self.lockout
+        self._tries_left = min(float(self.total), self._tries_left + refill)
+        self._filled_at = now
+        return self._tries_left
 
 
 #: the older name (the PIN was the first thing guarded)
@@ -203,7 +245,7 @@ class Dashboard:
         self.seeds_dir = seeds_dir
         self.hardware = hardware
         self.pin_guard = AttemptGuard()
-        self.join_guard = AttemptGuard()
+        self.join_guard = AttemptGuard(total=JOIN_TRIES_PER_MINUTE)
         #: what happened to the store at start, until the host hides it
         self.store_notice: str | None = None
         self.host_logins = host_logins or HostLogins(None, pin, secrets.token_hex(16))

@@ -77,15 +77,26 @@ def join() -> BaseResponse:
     return Response(render_template("join.html", bad_code=False, freed=request.args.get("freed") == "1"))
 
 
+#: the 429 page's words: why this phone waits (web.dashboard.AttemptGuard.held)
+TOO_MANY_CODES = {
+    "address": "Too many wrong join codes from this phone: wait a minute, "
+               "then type the code shown on the table screen.",
+    "table": "Too many wrong join codes at this table: wait a minute, "
+             "then type the code shown on the table screen.",
+}
+
+
 def join_code_right(code: str) -> bool:
     """Whether ``code`` is the join code; wrong guesses from one address are
-    slowed down like wrong PINs (a 429 for a minute after 8 of them), so the
-    4-letter code cannot be tried through from the same Wi-Fi."""
+    slowed down like wrong PINs (a 429 for a minute after 8 of them), and
+    from all addresses together past ``JOIN_TRIES_PER_MINUTE`` (then only an
+    address that did not guess is answered), so the 4-letter code cannot be
+    tried through from the same Wi-Fi, from one address or from many."""
     d = dash()
     who = request.remote_addr or "?"
-    if d.join_guard.locked(who):
-        abort(429, description="Too many wrong join codes from this phone: wait a minute, "
-                               "then type the code shown on the table screen.")
+    why = d.join_guard.held(who)
+    if why is not None:
+        abort(429, description=TOO_MANY_CODES[why])
     if d.join_code_ok(code):
         d.join_guard.passed(who)
         return True

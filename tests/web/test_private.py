@@ -321,6 +321,64 @@ def test_join_code_guessing_is_slowed_down(app: Flask, host: FlaskClient) -> Non
     assert neighbour.get(f"/j/{JOIN}", environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
 
 
+def test_join_code_guessing_from_many_addresses_is_limited_for_the_whole_table(app: Flask, host: FlaskClient) -> None:
+    """600 wrong codes from 75 addresses (8 each) were all answered at once:
+    the limit was per address only.  Now the table (a handful of phones) has
+    one across all addresses too; a phone that did not guess still joins."""
+    tid = open_table(host, "tally", ["Ann", "Bob"])
+    guard = dashboard_of(app).join_guard
+    now = [5000.0]
+    guard.clock = lambda: now[0]
+    guesser = app.test_client()
+    statuses = []
+    for n in range(600):
+        address = f"10.0.1.{n // 8 + 1}"  # 75 addresses, 8 wrong codes each
+        code = f"Q{n:03d}"
+        statuses.append(guesser.get(f"/j/{code}", environ_base={"REMOTE_ADDR": address}).status_code)
+    assert set(statuses) == {403, 429}
+    answered = statuses.count(403)
+    # the table's share, then at most one more from each address that had not tried yet
+    assert answered <= 24 + 75 and statuses[24:].count(403) <= 75
+    assert statuses[:24] == [403] * 24 and statuses[24:27] == [403, 429, 429]  # the 4th address: one try
+    page = guesser.get("/j/QQQQ", environ_base={"REMOTE_ADDR": "10.0.1.9"})
+    assert page.status_code == 429
+    assert "Too many wrong join codes at this table" in page.text and "wait a minute" in page.text
+    # an address that guessed is held, even with the right code
+    assert guesser.get(f"/j/{JOIN}", environ_base={"REMOTE_ADDR": "10.0.1.40"}).status_code == 429
+    # a phone that did not guess joins and takes its seat
+    phone = app.test_client()
+    there = {"REMOTE_ADDR": "10.0.2.7"}
+    assert phone.get(f"/j/{JOIN}", environ_base=there).status_code == 200
+    token = csrf(phone)
+    claim = phone.post(f"/j/{JOIN}/claim", data={"csrf": token, "table": tid, "seat": "1"}, environ_base=there)
+    assert claim.status_code == 303
+    assert dashboard_of(app).taken_seats(dashboard_of(app).room.get(tid)) == {1}
+    # a minute later the guessers' addresses may try again
+    now[0] += 61
+    assert guesser.get(f"/j/{JOIN}", environ_base={"REMOTE_ADDR": "10.0.1.40"}).status_code == 200
+
+
+def test_the_table_s_limit_fills_again_as_time_passes() -> None:
+    from web.dashboard import AttemptGuard
+
+    now = [0.0]
+    guard = AttemptGuard(limit=8, lockout=60.0, total=6, clock=lambda: now[0])
+    for n in range(6):
+        assert guard.held(f"a{n}") is None
+        guard.failed(f"a{n}")
+    assert guard.held("a0") == "table" and guard.held("somebody new") is None
+    now[0] = 10.0  # one wrong try back in 10 s (6 a minute)
+    assert guard.held("a0") is None
+    guard.failed("a0")
+    assert guard.held("a1") == "table"
+    for _ in range(7):
+        guard.failed("a2")
+    assert guard.held("a2") == "address"  # 8 from one address: that address's own minute
+    now[0] = 200.0
+    assert all(guard.held(f"a{n}") is None for n in range(6))
+    assert AttemptGuard().held("x") is None and not AttemptGuard().locked("x")  # the PIN's: per address only
+
+
 def test_the_attempt_guard_forgets_addresses_and_old_slips() -> None:
     from web.dashboard import AttemptGuard
 
