@@ -6,6 +6,7 @@ import configparser
 import http.server
 import json
 import os
+import pwd
 import subprocess
 import sys
 import threading
@@ -63,12 +64,35 @@ def test_install_service_writes_unit_config_and_mdns(tmp_path: Path, capsys: pyt
 
 def test_a_fresh_install_writes_the_documented_defaults(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
-    assert main(["install-service", "--root", str(tmp_path), "--user", "root", "--no-start"]) == 0
-    conf = (tmp_path / "root/.config/table-companion/companion.conf").read_text()
+    """As whoever runs the tests (``--user root`` read root's home: a
+    PermissionError for the Pi's own user): the account running them, its
+    home below --root."""
+    me = pwd.getpwuid(os.getuid())
+    for variable in ("COMPANION_CONFIG", "COMPANION_HOME"):
+        monkeypatch.delenv(variable, raising=False)
+    # the port in force: without it the config of the account's real home is read
+    # when the one below --root is missing (companion/appliance.py's plan_service)
+    monkeypatch.setenv("COMPANION_PORT", "8000")
+    root = tmp_path / "root-fs"
+    assert main(["install-service", "--root", str(root), "--user", me.pw_name, "--no-start"]) == 0
+    home = root / Path(me.pw_dir).relative_to("/")
+    conf = (home / ".config/table-companion/companion.conf").read_text()
     assert "#COMPANION_PORT=8000" in conf and "#COMPANION_CAMERA=auto" in conf
-    assert main(["install-service", "--print", "--user", "root"]) == 0  # writes nothing, shows everything
-    assert "would write /etc/systemd/system/table-companion.service" in capsys.readouterr().out
+    unit_file = root / "etc/systemd/system/table-companion.service"
+    assert unit(unit_file)["Service"]["User"] == me.pw_name
+    assert f"Environment=COMPANION_CONFIG={me.pw_dir}/.config/table-companion/companion.conf" in unit_file.read_text()
+    capsys.readouterr()
+    # --print on the real root writes nothing and shows everything (the config file
+    # and the versions' home in tmp_path, so that the account's own are not read)
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("COMPANION_CONFIG", str(elsewhere / "companion.conf"))
+    monkeypatch.setenv("COMPANION_HOME", str(elsewhere / "app"))
+    assert main(["install-service", "--print", "--user", me.pw_name]) == 0
+    out = capsys.readouterr().out
+    assert "would write /etc/systemd/system/table-companion.service" in out
+    assert f"would write {elsewhere / 'companion.conf'}:\n" in out and "#COMPANION_CAMERA=auto" in out
+    assert f"would write {elsewhere / 'app' / 'launch.py'}" in out
+    assert not elsewhere.exists()
 
 
 def test_the_service_reads_its_settings_from_the_config_file(tmp_path: Path) -> None:
