@@ -100,7 +100,7 @@ class Explanation:
     def to_json(self) -> dict[str, Any]:
         """The line as a viewer's page shows it (its words, drawn)."""
         out: dict[str, Any] = {
-            "text": self.text,
+            "text": str.__str__(self.text),  # its words (what a page shows and a memo digests)
             "line": self.render(),
             "citations": [c.to_json() for c in self.citations],
         }

@@ -582,7 +582,7 @@ class Table:
             # the entry, the finished mark and the snapshot in one transaction;
             # the state in memory changes only once they are on the card
             self.store.append(self.id, entry, finished=True if over else None, snapshot=self._for_store(snap))
-            self._log.append(entry)
+            self._log.append(entry, outcome.explanations)
             self._since_snap += 1
             if snap is not None:
                 self._keep(snap)
@@ -624,7 +624,7 @@ class Table:
             snap = self._snapshot(entry.seq, new_state, len(self._log.undone) + len(targets))
             self.store.append(self.id, entry, finished=bool(self.game.is_over(new_state)),
                               snapshot=self._for_store(snap), stale_from=first)
-            self._log.append(entry)
+            self._log.append(entry, lines)
             self._snaps = [s for s in self._snaps if s.seq < first]
             self._since_snap = 0
             if snap is not None:
@@ -653,7 +653,7 @@ class Table:
                 explanations=(line.to_store(),),
             )
             self.store.append(self.id, entry)
-            self._log.append(entry)
+            self._log.append(entry, (line,))
             accepted = Accepted(entry.seq, self.state_no, (line,))
         self._tell_listeners(accepted)
         return accepted

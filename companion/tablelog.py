@@ -56,13 +56,15 @@ class TableLog:
     def _put(self, entry: LogEntry) -> None:
         self._rows[entry.seq - 1] = entry
 
-    def append(self, entry: LogEntry) -> None:
-        """Keep an appended entry (its ``seq`` is the next number)."""
+    def append(self, entry: LogEntry, lines: Sequence[Explanation] | None = None) -> None:
+        """Keep an appended entry (its ``seq`` is the next number); ``lines``:
+        its explanation lines as the table just said them (their words
+        drawn already, so they are not read back and drawn again)."""
         if entry.seq != len(self.kinds) + 1:
             raise ValueError(f"log entry {entry.seq} after {len(self.kinds)}")
         self.kinds.append(entry.kind)
         self._rows.append(entry)
-        self._lines.append(None)
+        self._lines.append(None if lines is None else tuple(lines))
         self.undone.update(entry.undoes())
 
     def load(self, first: int, last: int | None = None) -> None:

@@ -28,7 +28,9 @@ page holds, drawn once and reused.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
+import io
 import pickle
 import threading
 from collections import OrderedDict
@@ -40,6 +42,8 @@ from flask.templating import Environment
 from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
+
+from companion.messages import Said, SeatName
 
 #: parts kept at once (boards a few KB, log entries and forms under one)
 PARTS_KEPT = 4096
@@ -169,10 +173,25 @@ def _written(data: Any) -> bytes | None:
     digests at every state), or None when it cannot be written out.  Equal
     data written in another order (a dict built another way) only misses the
     memo; it never matches other data."""
+    out = io.BytesIO()
+    writer = pickle.Pickler(out, protocol=5)
+    # a sentence is drawn as its words: its meaning (key and values, nested
+    # sentences) is what a store keeps, not what a page shows, and writing it
+    # out went through Python for every line of every view
+    writer.dispatch_table = _AS_WORDS
     try:
-        return pickle.dumps(data, protocol=5)
+        writer.dump(data)
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
         return None
+    return out.getvalue()
+
+
+def _as_words(said: str) -> tuple[type[str], tuple[str]]:
+    return (str, (str.__str__(said),))
+
+
+#: how :func:`_written` writes the words of a sentence (a page draws its words)
+_AS_WORDS = {**copyreg.dispatch_table, Said: _as_words, SeatName: _as_words}
 
 
 def content_key(kind: str, data: Any) -> str:
