@@ -64,9 +64,21 @@ class WebConfig:
     store_notice: str | None = None
 
 
+def beside_store(db_path: Path, suffix: str) -> Path | None:
+    """A file kept beside the store's file (``<store>.session-key``); none
+    for a store held in memory (a sandbox, a record opened), which has no
+    folder of its own: nothing is written in whatever folder it ran from."""
+    if str(db_path) == ":memory:":
+        return None
+    return db_path.with_name(db_path.name + suffix)
+
+
 def secret_key_for(db_path: Path) -> str:
-    """A session key kept beside the database, so a restart keeps sessions."""
-    path = db_path.with_name(db_path.name + ".session-key")
+    """A session key kept beside the database, so a restart keeps sessions
+    (a store in memory: a key for this run only)."""
+    path = beside_store(db_path, ".session-key")
+    if path is None:
+        return secrets.token_hex(32)
     try:
         key = path.read_text(encoding="ascii").strip()
         if len(key) >= 32:
@@ -97,7 +109,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     seeds = cfg.seeds_dir if cfg.seeds_dir is not None else default_seeds_dir()
     secret_key = cfg.secret_key or secret_key_for(Path(db_path))
     pin = cfg.host_pin or new_pin()
-    logins_path = Path(db_path).with_name(Path(db_path).name + ".host-logins")
+    logins_path = beside_store(Path(db_path), ".host-logins")
     dashboard = Dashboard(
         room,
         pin=pin,

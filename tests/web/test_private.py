@@ -540,3 +540,13 @@ def test_on_a_full_card_the_table_screen_still_follows_the_host(tmp_path: Path) 
     dash.show(first.id)  # the shown table is not remembered for a restart, but it is shown
     assert dash.current_id == first.id
     store.close()
+
+
+def test_a_store_in_memory_writes_no_key_or_logins_file_where_it_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dashboard over a store held in memory (a sandbox, a record) has no
+    folder: it once left ``:memory:.session-key`` in the folder it ran from."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app(WebConfig(room=Room(Store(":memory:")), host_pin="1234", testing=True))
+    assert len(app.secret_key or "") >= 32
+    assert list(tmp_path.iterdir()) == []
