@@ -47,7 +47,7 @@ RUN_LOCK := locks/run$(LOCK_SUFFIX).txt
 DEV_LOCK := locks/dev$(LOCK_SUFFIX).txt
 TEST_APT := chromium fonts-dejavu-core
 
-.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof lock bundle
+.PHONY: run test fuzz check lint typecheck bench deps run-deps test-deps platform apt-run apt-test venv clean pi-proof lock bundle catalogs
 
 run: run-deps
 	$(BIN)/companion serve
@@ -153,6 +153,29 @@ $(VENV)/.dev-installed: pyproject.toml $(DEV_LOCK) $(if $(filter 1,$(PI)),$(VENV
 	touch $(VENV)/.runtime-installed $@
 
 # Write locks/*.txt again from pyproject.toml (uv, from the dev set).
+# The gettext catalogs (docs/translating.md): every domain's English
+# extracted with pybabel extract (companion/extract.py reads the catalogs in
+# the code) into companion/locale/<domain>.pot, then merged into every
+# language's .po (pybabel update: a changed English comes back fuzzy, a new
+# language starts with LANG=xx).  tests/test_languages.py fails when a .pot
+# is behind the code.
+CATALOG_DOMAINS := core muell-money money-maker world-of-waste
+CATALOG_LANGS := fr $(LANG_NEW)
+catalogs: test-deps
+	@for d in $(CATALOG_DOMAINS); do \
+	  $(BIN)/pybabel -q extract -F companion/locale/$$d.cfg -o companion/locale/$$d.pot \
+	    --project "Table Companion" --copyright-holder "the Table Companion authors" \
+	    --no-wrap --sort-output -c TRANSLATORS: . || exit 1; \
+	  for l in $(CATALOG_LANGS); do \
+	    if [ -e companion/locale/$$l/LC_MESSAGES/$$d.po ]; then \
+	      $(BIN)/pybabel -q update -i companion/locale/$$d.pot -d companion/locale -D $$d -l $$l --no-wrap --ignore-obsolete || exit 1; \
+	    else \
+	      $(BIN)/pybabel -q init -i companion/locale/$$d.pot -d companion/locale -D $$d -l $$l --no-wrap || exit 1; \
+	    fi; \
+	  done; \
+	done
+	@echo "catalogs: companion/locale/*.pot and $(CATALOG_LANGS) merged"
+
 lock: test-deps
 	$(BIN)/python -m companion.locks refresh $(if $(filter 1,$(UPGRADE)),--upgrade)
 	$(BIN)/python -m companion.locks check

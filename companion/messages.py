@@ -33,6 +33,8 @@ import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from companion import languages
+
 F = TypeVar("F", bound=Callable[..., str])
 
 #: the key of two or more pieces said one after the other (``a + b``)
@@ -174,7 +176,7 @@ class Catalog:
     def __init__(
         self,
         domain: str,
-        templates: Mapping[str, str],
+        templates: Mapping[str, languages.English],
         names: Mapping[str, Mapping[str, str]] | None = None,
         parent: Catalog | None = None,
     ) -> None:
@@ -183,22 +185,46 @@ class Catalog:
         self.names: Mapping[str, Mapping[str, str]] = names or {}
         self.parent = parent
         self.pieces: dict[str, Callable[..., str]] = {}
+        #: pieces said otherwise in a language: lang -> piece key -> function
+        self.pieces_in: dict[str, dict[str, Callable[..., str]]] = {}
+
+    # words --------------------------------------------------------------------
+    def template(self, key: str, count: object = None) -> str:
+        """The words of template ``key`` in the language spoken now (its
+        English where the language's catalog has none)."""
+        return languages.words_for(self.domain, key, self.templates[key],
+                                   count if isinstance(count, int) else None)
+
+    def _named(self, kind: str, code: str) -> str | None:
+        english = self.names.get(kind, {}).get(code)
+        if english is None:
+            return None
+        return languages.words_for(self.domain, f"{NAMED}{kind}:{code}", english)
+
+    def _piece(self, key: str) -> Callable[..., str]:
+        lang = languages.current()
+        if lang != languages.SOURCE:
+            found = self.pieces_in.get(lang, {}).get(key)
+            if found is not None:
+                return found
+        return self.pieces[key]
 
     # saying -------------------------------------------------------------------
     def says(self, key: str, /, **values: object) -> Said:
         """The template ``key``, filled in with ``values``."""
-        return Said(self.templates[key].format(**values), key, values)
+        return Said(self.template(key, values.get("count")).format(**values), key, values)
 
     def name(self, kind: str, code: str) -> Said:
         """The name of a code of ``kind`` (``name("phase", "deal")``)."""
-        return Said(self.names[kind][code], NAMED + kind, {"code": code})
+        english = self.names[kind][code]  # a code the catalog does not name is a mistake here
+        return Said(languages.words_for(self.domain, f"{NAMED}{kind}:{code}", english), NAMED + kind, {"code": code})
 
     def term(self, kind: str, code: str, name: str) -> Said:
         """A component's ``name`` as the table's data file gives it (a card,
         a market): stored as its ``kind`` and ``code``, drawn from the
         table's components (:meth:`companion.games.base.Game.terms`), so a
         corrected data file or a translated one names it anew."""
-        return Said(name, TERM + kind, {"code": code})
+        return Said(term_words(self.domain, kind, code, name), TERM + kind, {"code": code})
 
     def piece(self, fn: F) -> F:
         """Register ``fn`` (a helper writing a count, an amount, a list) as a
@@ -207,6 +233,7 @@ class Catalog:
         key = PIECE + fn.__name__
         params = tuple(inspect.signature(fn).parameters)
         self.pieces[key] = fn
+        pick = self._piece
 
         @functools.wraps(fn)
         def said(*args: Any, **kwargs: Any) -> Said:
@@ -215,9 +242,17 @@ class Catalog:
             for k, v in values.items():
                 if not isinstance(v, str | int | float | list | tuple | Mapping | None) and isinstance(v, Iterable):
                     values[k] = list(v)  # a generator is read once: keep what it gave
-            return Said(str(fn(**values)), key, values)
+            return Said(str(pick(key)(**values)), key, values)
 
         return said  # type: ignore[return-value]
+
+    def piece_in(self, lang: str) -> Callable[[F], F]:
+        """Register a piece as said in ``lang`` (the function of the same
+        name registered by :meth:`piece` says it in English)."""
+        def register(fn: F) -> F:
+            self.pieces_in.setdefault(lang, {})[PIECE + fn.__name__] = fn
+            return fn
+        return register
 
     # drawing ------------------------------------------------------------------
     def draw(self, node: Any, names: Sequence[str] = (), terms: Terms | None = None) -> str:
@@ -236,13 +271,13 @@ class Catalog:
         while catalog is not None:
             try:
                 if key.startswith(PIECE) and key in catalog.pieces:
-                    return str(catalog.pieces[key](**args))
+                    return str(catalog._piece(key)(**args))
                 if key.startswith(NAMED) and key[1:] in catalog.names:
-                    found = catalog.names[key[1:]].get(str(args.get("code")))
+                    found = catalog._named(key[1:], str(args.get("code")))
                     if found is not None:
                         return found
                 if key in catalog.templates:
-                    return catalog.templates[key].format(**args)
+                    return catalog.template(key, args.get("count")).format(**args)
             except (KeyError, IndexError, TypeError, ValueError):
                 break  # a template that needs values the line does not have
             catalog = catalog.parent
@@ -287,8 +322,16 @@ class _Drawing:
         args = {str(k): self.value(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
         if key.startswith(TERM):
             code = str(args.get("code", ""))
-            return self.terms.get(key[1:], {}).get(code, code)
+            return term_words(self.catalog.domain, key[1:], code, self.terms.get(key[1:], {}).get(code, code))
         return self.catalog.say_drawn(key, args)
+
+
+def term_words(domain: str, kind: str, code: str, name: str) -> str:
+    """A component's name from the table's data file, in the language spoken
+    now: the catalog's words for it while the data file still names it as
+    the catalog's English does (a name an owner corrected is said as
+    corrected)."""
+    return languages.words_for(domain, f"{TERM}{kind}:{code}", name)
 
 
 def unknown(key: str, args: Mapping[str, Any]) -> str:
@@ -313,7 +356,7 @@ def keys_of(node: Any) -> Iterable[str]:
 
 #: the core's sentences (an undo, an exported record, an early end), the
 #: parent of every game's catalog
-CORE_SAYS: Mapping[str, str] = {
+CORE_SAYS: Mapping[str, languages.English] = {
     "core.undid": "The host undid step {step}: {summary}{why}",
     "core.undid_why": " ({reason})",
     "core.private_step": "a private step by {actor}",
