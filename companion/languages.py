@@ -134,14 +134,15 @@ def translations(lang: str, domain: str) -> Translations | None:
         catalog = read_po(f, locale=lang)
     words: dict[tuple[str, str], str | tuple[str, ...]] = {}
     for message in catalog:
-        if not message.id or message.fuzzy or not message.context:
+        if not message.id or message.fuzzy:
             continue
+        context = message.context or ""  # a page's words may have no context: key ""
         if isinstance(message.id, tuple | list):
             forms = tuple(str(s) for s in message.string) if isinstance(message.string, tuple | list) else ()
             if forms and all(forms):
-                words[(message.context, str(message.id[0]))] = forms
+                words[(context, str(message.id[0]))] = forms
         elif isinstance(message.string, str) and message.string:
-            words[(message.context, str(message.id))] = message.string
+            words[(context, str(message.id))] = message.string
     try:
         plural = gettext.c2py(catalog.plural_expr)
     except (ValueError, SyntaxError):  # pragma: no cover - a catalog's header is checked by its test
@@ -161,8 +162,9 @@ def english_form(english: English, count: int | None) -> str:
 
 
 def words_for(domain: str, key: str, english: English, count: int | None = None, lang: str | None = None) -> str:
-    """The words of sentence ``key`` (English ``english``) in ``lang``
-    (default: the one spoken now): its translation, else its English."""
+    """The words of sentence ``key`` (English ``english``; key ``""`` for a
+    sentence with no gettext context) in ``lang`` (default: the one spoken
+    now): its translation, else its English."""
     lang = lang or _speaking.get()
     if lang != SOURCE:
         found = translations(lang, domain)
