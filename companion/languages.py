@@ -27,7 +27,7 @@ import gettext
 import logging
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +59,15 @@ def known(lang: object) -> str | None:
 def current() -> str:
     """The language being spoken now."""
     return _speaking.get()
+
+
+def enter(lang: str | None) -> Token[str]:
+    """Start speaking ``lang`` (a request's hook); :func:`leave` with the token."""
+    return _speaking.set(known(lang) or SOURCE)
+
+
+def leave(token: Token[str]) -> None:
+    _speaking.reset(token)
 
 
 @contextlib.contextmanager

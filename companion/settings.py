@@ -57,6 +57,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("IDLE_DAYS", "7", "days without a move after which an unfinished table rests: not loaded at start, "
             "listed on the host page and loaded when opened"),
     Setting("PI", "", "1: treat this machine as a Raspberry Pi, 0: as any other (default: detected)"),
+    Setting("LANGUAGE", "en", "a new table's language (its screen's, and a phone's that chose none and whose "
+            "browser asks for none the companion speaks): en or fr"),
 )
 
 KNOWN = {s.variable for s in SETTINGS} | {"COMPANION_CONFIG"}
@@ -165,3 +167,12 @@ def idle_days_setting(environ: MutableMapping[str, str] | None = None) -> float:
     except ValueError:
         return IDLE_DAYS
     return days if days >= 0 else IDLE_DAYS  # NaN is not >= 0
+
+
+def language_setting(environ: MutableMapping[str, str] | None = None) -> str:
+    """``COMPANION_LANGUAGE`` (``en``, ``fr``), else English; a language the
+    companion does not speak is English."""
+    from companion.languages import SOURCE, known
+
+    env = os.environ if environ is None else environ
+    return known(env.get("COMPANION_LANGUAGE", "")) or SOURCE

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion import snapshots
+from companion import languages, snapshots
 from companion.commands import HOST, Actor, Command
 from companion.edition import EditionError
 from companion.errors import (
@@ -205,14 +205,15 @@ class Table:
         self.config = config
         self.game: Game[Any, Any] = get_game(config.game)
         self._card_kinds: tuple[CardKind, ...] | None = None
-        self._public_view: tuple[int, dict[str, Any]] | None = None
+        #: by language: the table screen's game view at a state
+        self._public_view: dict[str, tuple[int, dict[str, Any]]] = {}
         #: log entries as viewers see them (Table.log)
-        self._shown: dict[tuple[int, int | None, bool], dict[str, Any] | None] = {}
-        #: what every viewer's view shares, at the state it was worked out for (Table.view)
-        self._common: tuple[Any, int, dict[str, Any]] | None = None
+        self._shown: dict[tuple[int, int | None, bool, str], dict[str, Any] | None] = {}
+        #: by language: what every viewer's view has alike at a state (its state, number, view)
+        self._common: dict[str, tuple[Any, int, dict[str, Any]]] = {}
         #: each actor's hints at the state they were worked out for (Table.actions)
         #: (the state, the hints, what they read of it: Game.hint_inputs)
-        self._hints: dict[Actor, tuple[Any, list[dict[str, Any]], object | None]] = {}
+        self._hints: dict[tuple[Actor, str], tuple[Any, list[dict[str, Any]], object | None]] = {}
         self.store = store
         self._log = log if log is not None else TableLog(entries)
         self._terms: Mapping[str, Mapping[str, str]] | None = None
@@ -426,7 +427,7 @@ class Table:
         """Entry ``seq`` as ``seat`` sees it (``None`` when no line of it is
         visible), kept in :attr:`_shown` (bounded) under the seat only when a
         line of it is private."""
-        key = (seq, seat if self._log.private(seq) else None, undone)
+        key = (seq, seat if self._log.private(seq) else None, undone, languages.current())
         if key in self._shown:
             return self._shown[key]
         lines = self._log.lines(seq)
@@ -490,9 +491,10 @@ class Table:
     def _common_view(self) -> dict[str, Any]:
         """What every viewer's view has alike, worked out once per state."""
         state = self._state
-        common = self._common
+        lang = languages.current()  # its words are the language's: each its own
+        common = self._common.get(lang)
         if common is None or common[0] is not state or common[1] != self.state_no:
-            common = self._common = (state, self.state_no, {
+            common = self._common[lang] = (state, self.state_no, {
                 "table": self.id,
                 "game": self.game.key,
                 "title": self.game.title,
@@ -513,9 +515,10 @@ class Table:
         with self._lock:
             if state_no != self.state_no:
                 return None
-            kept = self._public_view
+            lang = languages.current()
+            kept = self._public_view.get(lang)
             if kept is None or kept[0] != state_no:
-                kept = self._public_view = (state_no, self.game.view(self._state, TABLE_SCREEN))
+                kept = self._public_view[lang] = (state_no, self.game.view(self._state, TABLE_SCREEN))
             return kept[1]
 
     def position_notes(self) -> list[str]:
@@ -533,14 +536,15 @@ class Table:
         state is unchanged (:meth:`Game.hint_inputs`).  Shared: read them,
         never change them."""
         with self._lock:
-            kept = self._hints.get(actor)
+            said_in = (actor, languages.current())  # hints are words: each language's own
+            kept = self._hints.get(said_in)
             if kept is not None and kept[0] is self._state:
                 return kept[1]
             # the hints of a state before, when the game says they read nothing that changed
             # (a state, once the table's, is never changed: what it read stays as it was)
             inputs = self.game.hint_inputs(self._state, actor)
             if kept is not None and inputs is not None and kept[2] == inputs:
-                self._hints[actor] = (self._state, kept[1], inputs)
+                self._hints[said_in] = (self._state, kept[1], inputs)
                 return kept[1]
             hints = [h.to_json() for h in self.game.actions(self._state, actor)]
             if kept is not None:
@@ -550,7 +554,7 @@ class Table:
                 hints = [_same_or(before.get((h["command"], h["label"])), h) for h in hints]
             if len(self._hints) >= HINTS_KEPT:
                 self._hints.clear()
-            self._hints[actor] = (self._state, hints, inputs)
+            self._hints[said_in] = (self._state, hints, inputs)
             return hints
 
     # changing -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from companion import languages
 from companion.rules import Explanation
 from companion.store import LogEntry
 
@@ -38,8 +39,10 @@ class TableLog:
         self._fetch = fetch
         self._rows: list[LogEntry | None] = [None] * len(kinds)
         self.kinds: list[str] = list(kinds)
-        #: each entry's explanation lines, parsed on first use
+        #: each entry's explanation lines, parsed on first use, in the source
+        #: language; in another language, drawn on first use in that one
         self._lines: list[tuple[Explanation, ...] | None] = [None] * len(kinds)
+        self._lines_in: dict[str, dict[int, tuple[Explanation, ...]]] = {}
         self._private: dict[int, bool] = {}
         #: draws a line stored as meaning in words (the table sets it: its game's catalog)
         self.words: Callable[[Any], str] | None = None
@@ -64,7 +67,12 @@ class TableLog:
             raise ValueError(f"log entry {entry.seq} after {len(self.kinds)}")
         self.kinds.append(entry.kind)
         self._rows.append(entry)
-        self._lines.append(None if lines is None else tuple(lines))
+        lang = languages.current()
+        if lang == languages.SOURCE or lines is None:
+            self._lines.append(None if lines is None else tuple(lines))
+        else:  # said in the language of whoever acted: kept as that language's words
+            self._lines.append(None)
+            self._lines_in.setdefault(lang, {})[entry.seq] = tuple(lines)
         self.undone.update(entry.undoes())
 
     def load(self, first: int, last: int | None = None) -> None:
@@ -101,10 +109,21 @@ class TableLog:
         return self.between(1)
 
     def lines(self, seq: int) -> tuple[Explanation, ...]:
+        """Entry ``seq``'s lines, their words in the language spoken now."""
+        lang = languages.current()
+        if lang != languages.SOURCE:
+            drawn = self._lines_in.setdefault(lang, {})
+            found = drawn.get(seq)
+            if found is None:
+                found = drawn[seq] = self._parse(seq)
+            return found
         lines = self._lines[seq - 1]
         if lines is None:
-            lines = self._lines[seq - 1] = tuple(Explanation.from_json(raw, self.words) for raw in self.entry(seq).explanations)
+            lines = self._lines[seq - 1] = self._parse(seq)
         return lines
+
+    def _parse(self, seq: int) -> tuple[Explanation, ...]:
+        return tuple(Explanation.from_json(raw, self.words) for raw in self.entry(seq).explanations)
 
     def private(self, seq: int) -> bool:
         """Whether a line of entry ``seq`` is for some seats only (worked out once)."""

@@ -133,8 +133,9 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
     app.extensions["companion.live"] = LiveHub(app, keepalive=cfg.keepalive, poll=cfg.poll)
 
-    from web import common, host, pieces, sandbox, screen, seat, station, updates, veil
+    from web import common, host, language, pieces, sandbox, screen, seat, station, updates, veil
 
+    language.init_app(app)
     common.init_app(app, log_requests=cfg.access_log)
     veil.init_app(app)
     pieces.init_app(app)

@@ -34,7 +34,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import store_words
+from companion import languages, store_words
 from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
 from companion.table import Table
@@ -619,6 +619,7 @@ def stream(
     fingerprint: Callable[[], Any] | None = None,
     goto: Callable[[], str | None] | None = None,
     act: Callable[[str, Any], Mapping[str, Any]] | None = None,
+    language: Callable[[], str] | None = None,
 ) -> Response:
     """A live page's connection (web/live.py): a WebSocket when the page
     asks for one (``Upgrade: websocket``) and the server can hand its
@@ -635,12 +636,36 @@ def stream(
     token and the state number in.  ``goto`` is asked before every
     drawing: a seat's page asks whether its phone still holds the seat, so
     a seat the host freed (or gave to another phone) gets nothing more and
-    its connection ends at once."""
+    its connection ends at once.
+
+    Its drawings (and its actions' answers) are in the language the
+    request spoke (web/language.py); ``language`` says the page's language
+    now, and when it is another (a phone chose French) the page moves on
+    to itself, drawn anew in that one."""
     hub = live_hub()
     environ = request.environ
     addrs = addresses()
-    key = ViewKey(kind, table.id, viewer, (addrs.join_base(environ), addrs.typed_base(environ)))
-    spec = ChannelSpec(key, table, drawing, fingerprint, goto, act, environ)
+    lang = languages.current()
+    key = ViewKey(kind, table.id, viewer, (addrs.join_base(environ), addrs.typed_base(environ)), lang)
+    page = request.path.rsplit("/stream", 1)[0]
+
+    def moved_on() -> str | None:
+        where = goto() if goto is not None else None
+        if where is None and language is not None and language() != lang:
+            return page
+        return where
+
+    def drawn(before: LiveDrawing | None) -> LiveDrawing:
+        with languages.speaking(lang):
+            return drawing(before)
+
+    def acted(url: str, form: Any) -> Mapping[str, Any]:
+        assert act is not None
+        with languages.speaking(lang):
+            return act(url, form)
+
+    spec = ChannelSpec(key, table, drawn, fingerprint, moved_on if goto is not None or language is not None else None,
+                       acted if act is not None else None, environ)
     take = environ.get(TAKE)
     if wants_websocket(environ):
         if take is None:

@@ -477,6 +477,11 @@ class Dashboard:
             self._bump()
         table.nudge()
 
+    def language_changed(self, table: Table) -> None:
+        """A seat's language or the table's changed: the pages showing it
+        move on to themselves, drawn in the new one (web/language.py)."""
+        self._seats_changed(table)
+
     def claim_seat(self, table: Table, seat: int) -> str:
         """A new secret token for ``seat``; refuses a seat that has one."""
         if not 0 <= seat < len(table.seat_names):

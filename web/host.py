@@ -23,7 +23,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import record
+from companion import languages, record
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
@@ -32,6 +32,7 @@ from companion.messages import CORE
 from companion.record import MAX_RECORD_BYTES, RecordError, open_record, read_record
 from companion.rules import cite
 from companion.table import Table
+from web import language
 from web.common import (
     STALE_MESSAGE,
     Result,
@@ -175,7 +176,7 @@ def new_table() -> BaseResponse:
     again = str(request.args.get("again", ""))
     form = same_seats(again, key) if again else {}
     return Response(render_template("host_new.html", game=games[key], error=None, form=form,
-                                    again=again if form else ""))
+                                    again=again if form else "", default_language=language.default_language()))
 
 
 def same_seats(table_id: str, game_key: str) -> dict[str, str]:
@@ -213,11 +214,30 @@ def create_table() -> BaseResponse:
     options = {o.key: str(request.form.get(f"opt.{o.key}", o.default)) for o in game.options}
     try:
         start = int(str(request.form.get("start_seat", "0") or 0))
+        lang = str(request.form.get("lang", "") or language.default_language())
+        if lang not in languages.LANGUAGES:
+            raise SetupError(f"pick one of the languages: {', '.join(languages.LANGUAGES)}")
         table = dash().open_table(key, seats, options, start_seat=start)
+        language.set_table_language(table, lang)
     except (SetupError, ValueError) as err:
         message = str(err) if isinstance(err, SetupError) else "the start seat is not a number"
-        html = render_template("host_new.html", game=game, error=message, form=request.form, again="")
+        html = render_template("host_new.html", game=game, error=message, form=request.form, again="",
+                               default_language=language.default_language())
         return Response(html, status=400)
+    return redirect(url_for("host.table_page", table_id=table.id), code=303)
+
+
+@bp.post("/t/<table_id>/language")
+@host_only
+def table_language(table_id: str) -> BaseResponse:
+    """The table's language (its screen's; a phone that chose none and
+    whose browser asks for none of the companion's speaks it too)."""
+    table = dash().room.get(table_id)
+    lang = str(request.form.get("lang", ""))[:8]
+    if lang not in languages.LANGUAGES:
+        abort(400, description=f"Pick one of the languages: {', '.join(languages.LANGUAGES.values())}.")
+    language.set_table_language(table, lang)
+    dash().language_changed(table)
     return redirect(url_for("host.table_page", table_id=table.id), code=303)
 
 
@@ -372,6 +392,7 @@ def host_context(table: Table, static: Mapping[str, Any] | None = None) -> dict[
         "view": view,
         # the board every page draws alike, once per state (web/views.py)
         "board": board,
+        "table_language": language.table_language(table),
         "finished": finished,
         "ended_by_host": finished and d.ended_by_host(table),
         "provisional_end": d.provisional_end(table),

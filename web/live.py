@@ -88,6 +88,8 @@ class ViewKey:
     table_id: str
     viewer: Hashable
     addresses: tuple[str, ...] = ()
+    #: the language it is drawn in (pages of one view in two languages are two views)
+    language: str = "en"
 
 
 @dataclass

@@ -24,6 +24,7 @@ from companion.games import get_game
 from companion.games.base import TABLE_SCREEN
 from companion.rules import SEED_FILES
 from companion.table import Table
+from web import language
 from web.common import (
     answer,
     banner_key,
@@ -231,7 +232,7 @@ def table_stream(table_id: str) -> Response:
     return stream(table, lambda before: draw_screen(table, screen_context(table, static), before), kind="screen",
                   viewer="screen",
                   fingerprint=lambda: (d.version, store_mark(), join_url(""), tuple(device_notes(table))),
-                  goto=goto)
+                  goto=goto, language=lambda: language.table_language(table))
 
 
 @bp.get("/rule/<seed>")

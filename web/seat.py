@@ -12,9 +12,11 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import languages
 from companion.commands import Actor
 from companion.games.base import seat_viewer
 from companion.table import Table
+from web import language
 from web.common import (
     answer,
     banner_key,
@@ -144,9 +146,48 @@ def claim(code: str) -> BaseResponse:
         token = d.claim_seat(table, seat)
     except SeatTaken as err:
         return answer(409, str(err), "taken", back)
+    chosen = language.device_choice()
+    if chosen is not None:  # the language this phone chose on the join page is the seat's now
+        language.set_seat_language(table, seat, chosen)
+        d.language_changed(table)
     resp = redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
     set_seat_cookie(resp, table, seat, token)
     return resp
+
+
+@bp.post("/language")
+def choose_language() -> BaseResponse:
+    """This device's language (the join page's picker): kept in a cookie."""
+    lang = _language_asked()
+    resp = redirect(_local(request.form.get("next"), url_for("seat.join")), code=303)
+    return language.remember(resp, lang)
+
+
+@bp.post("/s/<table_id>/<int:seat>/language")
+def choose_seat_language(table_id: str, seat: int) -> BaseResponse:
+    """The seat's language (the seat page's picker): kept with the seat, so
+    a phone that takes the seat over speaks it too; and this phone's."""
+    table, _token = _authorised(table_id, seat)
+    lang = _language_asked()
+    language.set_seat_language(table, seat, lang)
+    dash().language_changed(table)
+    resp = redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
+    return language.remember(resp, lang)
+
+
+def _language_asked() -> str:
+    lang = str(request.form.get("lang", ""))[:8]
+    if lang not in languages.LANGUAGES:
+        abort(400, description=f"Pick one of the languages: {', '.join(languages.LANGUAGES.values())}.")
+    return lang
+
+
+def _local(target: object, default: str) -> str:
+    """A page of this companion to go back to (never another site)."""
+    text = str(target or "")
+    if text.startswith("/") and not text.startswith("//") and "\\" not in text and len(text) < 300:
+        return text
+    return default
 
 
 @bp.get("/s/<table_id>/<int:seat>/key/<token>")
@@ -279,9 +320,11 @@ def seat_stream(table_id: str, seat: int) -> Response:
     act = live_act(url_for("seat.act", table_id=table.id, seat=seat), allowed, lambda _form: Actor.of_seat(seat),
                    table, "phone")
     static = seat_static(table, seat, token)
+    browser = language.browser_language()
     return stream(table, lambda before: draw_seat(seat_context(table, seat, token, static), before), kind="seat",
                   viewer=viewer,
-                  fingerprint=lambda: (d.version, store_mark()), goto=goto, act=act)
+                  fingerprint=lambda: (d.version, store_mark()), goto=goto, act=act,
+                  language=lambda: language.for_seat(table, seat, browser))
 
 
 @bp.get("/s/<table_id>/<int:seat>/step/<int:step>")

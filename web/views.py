@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion import languages
 from companion.games.base import TABLE_SCREEN, Viewer, private_part
 from companion.table import Table
 
@@ -39,7 +40,7 @@ def public_drawing(mine: dict[str, Any], public: dict[str, Any]) -> dict[str, An
 
 #: public boards kept (one per table and state): a few states of a few tables
 BOARDS_KEPT = 16
-_boards: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+_boards: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
 _boards_lock = threading.Lock()
 
 
@@ -49,13 +50,14 @@ def public_board(table: Table, state_no: int) -> dict[str, Any]:
     "the table" reads, worked out once per state for all of them, so its
     board is named (``web.memo.board_key``) and drawn once.  Shared: read
     it, never change it."""
+    lang = languages.current()
     with _boards_lock:
-        found = _boards.get((table.id, state_no))
+        found = _boards.get((table.id, state_no, lang))
     if found is not None:
         return found
     board = project(table, TABLE_SCREEN, 0)
     with _boards_lock:
-        _boards[(table.id, int(board["state_no"]))] = board
+        _boards[(table.id, int(board["state_no"]), lang)] = board
         while len(_boards) > BOARDS_KEPT:
             _boards.popitem(last=False)
     return board

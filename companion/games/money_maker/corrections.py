@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion import languages
 from companion.commands import Command
 from companion.corrections import (
     CORRECTION_RULE,
@@ -195,7 +196,7 @@ def host_hint(state: MoneyMakerState) -> ActionHint:
         return correction_hint(TARGETS, state.names, extra_fields=(block_field,), seat_default=live[0] if live else 0,
                                moves_money=True)
 
-    return _host_hint.get((state.comp, state.names, live), make)
+    return _host_hint.get((state.comp, state.names, live, languages.current()), make)
 
 
 _host_hint: LastMade[ActionHint] = LastMade()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import languages
 from companion.commands import Actor, ActorKind, Command
 from companion.errors import IllegalMove, NotYourTurn, Refusal
 from companion.games.base import ActionHint, Choice, Field, LastMade
@@ -149,7 +150,7 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
     out: list[ActionHint] = []
     drawing = state.phase == DRAW or (state.phase == FIRST_AUCTION and len(state.open_cards) < state.comp.open_at_start)
     if drawing:
-        out.append(_draw_hint.get((state.comp, tuple(state.deck.items())), lambda: _draw(state)))
+        out.append(_draw_hint.get((state.comp, tuple(state.deck.items()), languages.current()), lambda: _draw(state)))
     expected = roll_expected(state)
     sector_choices = tuple(Choice(f, f) for f in state.comp.sector_faces)
     if expected == "turn":
