@@ -300,6 +300,15 @@ def copy_rows(source: Path, scratch: Path) -> None:
         out.close()
         return
     try:
+        src.execute("SELECT name FROM sqlite_schema").fetchall()
+    except sqlite3.Error as err:
+        # SQLite reads its whole schema before any row: without it no row can
+        # be read one by one either (each of MAX_PROBED_ROWS would fail alike)
+        log.warning("%s: SQLite cannot read its schema (%s): its rows are read page by page", source, err)
+        src.close()
+        out.close()
+        return
+    try:
         for name, columns in COLUMNS.items():
             marks = ", ".join("?" for _ in columns)
             for row in _readable_rows(src, name, columns):
