@@ -229,6 +229,34 @@ def check_backup(path: Path) -> dict[str, Any]:
     return {"tables": int(tables[0]), "unfinished": int(tables[1]), "steps": int(steps)}
 
 
+def tables_in_backup(path: Path) -> dict[str, tuple[tuple[Any, ...], int]]:
+    """Each table a backup holds: its row in ``tables`` (id, game, config,
+    created_at, finished_at) and how many steps its log has.  Read-only;
+    ``BackupError`` when it is not a whole, sound companion store (a backup
+    ``companion restore`` would refuse)."""
+    check_backup(path)
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as err:
+        raise BackupError(f"{path}: cannot be opened ({err})") from None
+    try:
+        rows = db.execute("SELECT id, game, config, created_at, finished_at FROM tables").fetchall()
+        steps = dict(db.execute("SELECT table_id, count(*) FROM log GROUP BY table_id").fetchall())
+    except sqlite3.Error as err:
+        raise BackupError(f"{path}: not a companion store ({err})") from None
+    finally:
+        db.close()
+    return {str(r[0]): (tuple(r), int(steps.get(r[0], 0))) for r in rows}
+
+
+def backups_of(store_path: Path, folders: list[Path]) -> list[Backup]:
+    """The backups of the store at ``store_path`` (by their names) in
+    ``folders``, newest first."""
+    found = [b for folder in folders for b in list_backups(folder)
+             if (m := _NAME.match(b.name)) is not None and m["stem"] == store_path.stem]
+    return sorted(found, key=lambda b: (b.at, b.name), reverse=True)
+
+
 # the lock a running companion holds on its store --------------------------------
 @contextlib.contextmanager
 def store_lock(store_path: Path) -> Iterator[bool]:

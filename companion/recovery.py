@@ -7,8 +7,16 @@ a *copy* of it (block by block, a block the card cannot read becomes
 zeros), so nothing, not even SQLite opening it, can change the original.
 Rows come from SQLite's own recovery where it is installed (the sqlite3
 command line's ``.recover``), else from reading whatever rows SQLite can
-still read, one at a time.  A table's log is kept up to its first missing
-or unreplayable step, so every recovered table is a state the rules reached.
+still read, one at a time; then, as the last way, from reading every page
+of the copy without SQLite (``companion.pages``): each row on a page still
+intact that SQLite did not give is added.  A table whose setup (its row in
+``tables``) was lost but whose steps were read takes its setup from the
+newest backup that has it (a setup never changes once the table is open).
+A table's log is kept up to its first missing or unreplayable step, so
+every recovered table is a state the rules reached.  The report says how
+many log rows came back, which tables lack steps (each table's last known
+step: the rows, index keys and snapshots found, and the backups), and the
+newest backup that holds more of them, read-only.
 """
 
 from __future__ import annotations
@@ -21,12 +29,20 @@ import sqlite3
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion import store_words
+from companion import pages, store_words
+from companion.backup import (
+    Backup,
+    BackupError,
+    backups_of,
+    default_folder,
+    default_mirror,
+    tables_in_backup,
+)
 from companion.games.base import TableConfig
 from companion.store import SCHEMA, LogEntry, Store, StoreDamaged, StoredTable
 from companion.table import replay
@@ -55,6 +71,28 @@ class RecoveredTable:
         return f"{self.id} ({self.game}, {self.steps} steps{lost})"
 
 
+@dataclass(frozen=True)
+class Lacking:
+    """A table whose log stops before its last known step."""
+
+    id: str
+    #: steps in the fresh store (0: the table could not be made again)
+    kept: int
+    #: its log rows that came back
+    read: int
+    #: the most steps it is known to have had (rows, index keys and
+    #: snapshots found in the damaged file, and the backups)
+    known: int
+    rebuilt: bool
+
+    def describe(self) -> str:
+        if not self.rebuilt and self.read:
+            return store_words.LACKING_SETUP.format(table=self.id, read=self.read)
+        if not self.kept:
+            return store_words.LACKING_ALL.format(table=self.id, known=self.known)
+        return store_words.LACKING_STEPS.format(table=self.id, kept=self.kept, known=self.known)
+
+
 @dataclass
 class Recovery:
     """What happened to a damaged store."""
@@ -66,6 +104,14 @@ class Recovery:
     tables: list[RecoveredTable] = field(default_factory=list)
     #: tables that were found but could not be used, with the reason
     skipped: list[str] = field(default_factory=list)
+    #: the log rows that came back (all tables, before the cut at a missing step)
+    rows: int = 0
+    lacking: list[Lacking] = field(default_factory=list)
+    #: tables whose setup was lost and taken from a backup
+    setups_from: dict[str, Path] = field(default_factory=dict)
+    #: the newest backup holding more of a lacking table, and its steps by table
+    backup: Path | None = None
+    backup_steps: dict[str, int] = field(default_factory=dict)
 
     @property
     def unfinished(self) -> list[RecoveredTable]:
@@ -73,7 +119,21 @@ class Recovery:
 
     def message(self) -> str:
         if not self.tables:
-            return store_words.RECOVERED_NONE.format(damaged=self.damaged, why=self.why, kept=self.kept_as)
+            parts = [store_words.RECOVERED_NONE.format(damaged=self.damaged, why=self.why, kept=self.kept_as)]
+        else:
+            parts = [self._recovered()]
+        parts.append(store_words.ROWS_BACK.format(rows=self.rows))
+        parts += [store_words.SETUP_FROM_BACKUP.format(table=t, backup=b) for t, b in self.setups_from.items()]
+        parts += [t.describe() for t in self.lacking]
+        if self.backup is not None:
+            parts.append(self._backup_holds_more(self.backup))
+        elif self.lacking:
+            parts.append(store_words.NO_BACKUP_HOLDS_MORE)
+        elif not self.tables:
+            parts.append(store_words.BACKUP_MAY_HOLD_MORE)
+        return " ".join(parts)
+
+    def _recovered(self) -> str:
         unfinished = self.unfinished
         parts = []
         if unfinished:
@@ -85,20 +145,35 @@ class Recovery:
         return store_words.RECOVERED.format(damaged=self.damaged, why=self.why, kept=self.kept_as,
                                             tables=" and ".join(parts), lost=lost)
 
+    def _backup_holds_more(self, backup: Path) -> str:
+        kept = {t.id: t.steps for t in self.tables}
+        more = [store_words.TABLE_STEPS.format(table=t.id, steps=self.backup_steps[t.id]) for t in self.lacking
+                if self.backup_steps.get(t.id, 0) > t.kept]
+        fewer = [store_words.TABLE_STEPS.format(table=t, steps=self.backup_steps.get(t, 0))
+                 for t, n in kept.items() if self.backup_steps.get(t, 0) < n]
+        less = store_words.BACKUP_HOLDS_LESS.format(tables=", ".join(fewer)) if fewer else ""
+        return store_words.BACKUP_HOLDS_MORE.format(backup=backup, more=", ".join(more), less=less)
+
     def to_json(self) -> dict[str, Any]:
         return {"damaged": str(self.damaged), "kept_as": str(self.kept_as), "why": self.why,
-                "method": self.method, "tables": [t.__dict__ for t in self.tables], "skipped": self.skipped}
+                "method": self.method, "tables": [t.__dict__ for t in self.tables], "skipped": self.skipped,
+                "rows": self.rows, "lacking": [t.__dict__ for t in self.lacking],
+                "setups_from": {t: str(b) for t, b in self.setups_from.items()},
+                "backup": None if self.backup is None else str(self.backup), "backup_steps": self.backup_steps}
 
 
-def open_or_recover(path: Path, **store_options: Any) -> tuple[Store, Recovery | None]:
+def open_or_recover(path: Path, *, backup_folders: Sequence[Path] | None = None,
+                    **store_options: Any) -> tuple[Store, Recovery | None]:
     """The store at ``path``; when it is damaged, a fresh one in its place
-    with what could be recovered (and the report).  Raises ``StoreDamaged``
+    with what could be recovered (and the report).  ``backup_folders``:
+    where its backups are looked for (default: the backups folder and the
+    mirror, as ``companion backup`` makes them).  Raises ``StoreDamaged``
     only when not even a fresh store can be made (a read-only card)."""
     try:
         return Store(path, **store_options), None
     except StoreDamaged as damaged:
         log.error("%s", store_words.DAMAGED.format(path=path, why=damaged.why))
-        recovery = recover(path, damaged.why, **store_options)
+        recovery = recover(path, damaged.why, backup_folders=backup_folders, **store_options)
         log.warning("%s", recovery.message())
         return Store(path, **store_options), recovery
 
@@ -112,7 +187,8 @@ def refusing_store(why: str) -> Store:
     return store
 
 
-def recover(path: Path, why: str, **store_options: Any) -> Recovery:
+def recover(path: Path, why: str, *, backup_folders: Sequence[Path] | None = None,
+            **store_options: Any) -> Recovery:
     """Set the damaged store aside and recover what it holds into a fresh
     store at ``path``."""
     with tempfile.TemporaryDirectory(prefix="companion-recover-") as tmp:
@@ -128,11 +204,18 @@ def recover(path: Path, why: str, **store_options: Any) -> Recovery:
                 damaged=path, why=why, fresh_why=fresh_why)) from None
         recovery = Recovery(path, kept, why)
         scratch = work / "rows.sqlite3"
+        found = pages.scan(copy)  # before the copy's header is written again
         recovery.method = read_rows(copy, scratch)
+        added = add_page_rows(found, scratch)
+        recovery.method += f"; then page by page: {added} more log row(s)"
+        folders = list(backup_folders) if backup_folders is not None else _backup_folders(path)
+        backups = _sound_backups(path, folders)
         try:
+            recovery.setups_from = setups_from_backups(scratch, backups)
             rebuild(scratch, fresh, recovery)
         finally:
             fresh.close()
+        judge(recovery, scratch, found, backups)
     return recovery
 
 
@@ -346,6 +429,183 @@ def _readable_rows(db: sqlite3.Connection, name: str, columns: tuple[str, ...]) 
             return
         after = int(row[0])
         yield tuple(row[1:])
+
+
+# the last way: page by page ------------------------------------------------------
+def _whole(v: Any) -> bool:
+    return isinstance(v, int)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float))
+
+
+def _json(v: Any, kind: type) -> bool:
+    try:
+        return isinstance(json.loads(v), kind)
+    except (TypeError, ValueError):
+        return False
+
+
+def _fits_log(v: tuple[Any, ...]) -> bool:
+    return (len(v) == 9 and isinstance(v[0], str) and _whole(v[1]) and v[1] >= 1 and v[2] in ("move", "undo", "note")
+            and all(isinstance(v[i], str) for i in (3, 4, 5, 6, 8)) and _number(v[7])
+            and _json(v[5], dict) and _json(v[8], list))
+
+
+def _fits_tables(v: tuple[Any, ...]) -> bool:
+    if not (len(v) == 5 and isinstance(v[0], str) and isinstance(v[1], str) and isinstance(v[2], str)
+            and _number(v[3]) and (v[4] is None or _number(v[4]))):
+        return False
+    try:
+        config = json.loads(v[2])
+    except ValueError:
+        return False
+    return isinstance(config, dict) and config.get("game") == v[1]
+
+
+def _fits_meta(v: tuple[Any, ...]) -> bool:
+    return len(v) == 3 and all(isinstance(x, str) for x in v)
+
+
+#: the rows of each of the store's tables, known by their shape
+SHAPES = {"log": _fits_log, "tables": _fits_tables, "table_meta": _fits_meta}
+
+
+def _fits_snapshot(v: tuple[Any, ...]) -> bool:
+    return (len(v) == 5 and isinstance(v[0], str) and _whole(v[1]) and _whole(v[2]) and isinstance(v[3], str)
+            and isinstance(v[4], bytes))
+
+
+def add_page_rows(found: pages.Scan, scratch: Path) -> int:
+    """The rows of the page reader that fit the store's tables and that
+    SQLite did not give, into ``scratch``; returns how many log rows that
+    added.  A row on a page that its table's tree reaches comes before one
+    on a page no tree reaches (a page that was freed may hold an older
+    copy), a finished table's row before an unfinished one's."""
+    placed: dict[str, list[pages.Cell]] = {name: [] for name in SHAPES}
+    for cell in found.cells:
+        if cell.index:
+            continue
+        if cell.tree in SHAPES:
+            if SHAPES[cell.tree](cell.values):
+                placed[cell.tree].append(cell)
+        elif cell.tree is None:
+            for name, fits in SHAPES.items():
+                if fits(cell.values):
+                    placed[name].append(cell)
+                    break
+    db = sqlite3.connect(scratch)
+    try:
+        before = db.execute("SELECT count(*) FROM log").fetchone()[0]
+        for name, cells in placed.items():
+            cells.sort(key=lambda c: (c.tree is None, name == "tables" and c.values[4] is None))
+            columns = COLUMNS[name]
+            db.executemany(f"INSERT OR IGNORE INTO {name} ({', '.join(columns)}) "
+                           f"VALUES ({', '.join('?' for _ in columns)})", [c.values for c in cells])
+        db.commit()
+        return int(db.execute("SELECT count(*) FROM log").fetchone()[0] - before)
+    finally:
+        db.close()
+
+
+def known_steps(found: pages.Scan, scratch: Path) -> dict[str, int]:
+    """The last step each table is known to have had in the damaged file:
+    its log rows that came back, the keys of the log's (and the snapshots')
+    index, the snapshots."""
+    db = sqlite3.connect(scratch)
+    try:
+        known = {str(t): int(n) for t, n in db.execute("SELECT table_id, max(seq) FROM log GROUP BY table_id")}
+        ids = {str(r[0]) for r in db.execute("SELECT id FROM tables")} | set(known)
+    finally:
+        db.close()
+    keyed = {name for name, table in found.indexes.items() if table in ("log", "snapshots")}
+    for cell in found.cells:
+        v = cell.values
+        if cell.index:
+            # an index page no tree reaches: only a key of a table already known
+            fits = cell.tree in keyed or (cell.tree is None and bool(v) and v[0] in ids)
+            if not (fits and len(v) == 3 and isinstance(v[0], str) and _whole(v[1]) and _whole(v[2])):
+                continue
+        elif not ((cell.tree == "snapshots" or cell.tree is None) and _fits_snapshot(v)):
+            continue
+        if v[1] >= 1:
+            known[v[0]] = max(known.get(v[0], 0), int(v[1]))
+    return known
+
+
+# backups ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BackupTables:
+    backup: Backup
+    #: table id -> (its row in ``tables``, its steps)
+    tables: dict[str, tuple[tuple[Any, ...], int]]
+
+
+def _backup_folders(path: Path) -> list[Path]:
+    mirror = default_mirror()
+    return [default_folder(path)] + ([mirror] if mirror is not None else [])
+
+
+def _sound_backups(path: Path, folders: list[Path]) -> list[BackupTables]:
+    """The store's backups that ``companion restore`` would take, newest
+    first, each read once (read-only)."""
+    out: list[BackupTables] = []
+    for backup in backups_of(path, folders):
+        try:
+            out.append(BackupTables(backup, tables_in_backup(backup.path)))
+        except BackupError as err:
+            log.warning("backup %s not used: %s", backup.path, err)
+    return out
+
+
+def setups_from_backups(scratch: Path, backups: list[BackupTables]) -> dict[str, Path]:
+    """A table whose steps came back but not its setup takes the setup from
+    the newest backup that has it; returns which backup gave which."""
+    db = sqlite3.connect(scratch)
+    taken: dict[str, Path] = {}
+    try:
+        orphans = [str(r[0]) for r in db.execute(
+            "SELECT DISTINCT table_id FROM log WHERE table_id NOT IN (SELECT id FROM tables) ORDER BY table_id")]
+        for table_id in orphans:
+            for b in backups:
+                if table_id in b.tables:
+                    db.execute(f"INSERT INTO tables ({', '.join(COLUMNS['tables'])}) VALUES (?, ?, ?, ?, ?)",
+                               b.tables[table_id][0])
+                    taken[table_id] = b.backup.path
+                    break
+        db.commit()
+    finally:
+        db.close()
+    return taken
+
+
+def judge(recovery: Recovery, scratch: Path, found: pages.Scan, backups: list[BackupTables]) -> None:
+    """How many log rows came back, which tables lack steps, and the newest
+    backup that holds more of them."""
+    db = sqlite3.connect(scratch)
+    try:
+        recovery.rows = int(db.execute("SELECT count(*) FROM log").fetchone()[0])
+        read = {str(t): int(n) for t, n in db.execute("SELECT table_id, count(*) FROM log GROUP BY table_id")}
+    finally:
+        db.close()
+    known = known_steps(found, scratch)
+    for b in backups:
+        for table_id, (_row, steps) in b.tables.items():
+            known[table_id] = max(known.get(table_id, 0), steps)
+    kept = {t.id: t.steps for t in recovery.tables}
+    order = list(kept) + sorted(set(known) - set(kept))
+    for table_id in order:
+        rebuilt = table_id in kept
+        got = kept.get(table_id, 0)
+        if known.get(table_id, 0) > got or (not rebuilt and read.get(table_id, 0)):
+            recovery.lacking.append(Lacking(table_id, got, read.get(table_id, 0), max(known.get(table_id, 0), got),
+                                            rebuilt))
+    for b in backups:
+        if any(b.tables.get(t.id, ((), 0))[1] > t.kept for t in recovery.lacking):
+            recovery.backup = b.backup.path
+            recovery.backup_steps = {t: steps for t, (_row, steps) in b.tables.items()}
+            break
 
 
 # rebuilding ---------------------------------------------------------------------

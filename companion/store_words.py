@@ -53,9 +53,30 @@ RECOVERED = (
 )
 RECOVERED_NONE = (
     "The store {damaged} was damaged ({why}): it was set aside, untouched, as {kept}. "
-    "No table could be read from it; the companion started on a fresh, empty store. "
-    "A backup may hold more: `companion backup --list`, then `companion restore BACKUP`."
+    "No table could be read from it; the companion started on a fresh, empty store."
 )
+#: how many rows of the damaged store's log came back (read by SQLite, or page by page)
+ROWS_BACK = "{rows} log rows came back."
+#: a table whose log stops before its last known step (read aloud, one each)
+LACKING_STEPS = "Table {table}: steps 1 to {kept} of at least {known} came back."
+LACKING_ALL = "Table {table}: none of its steps came back (it had at least {known})."
+#: a table whose steps were read but whose setup (players, options) was not
+LACKING_SETUP = (
+    "Table {table}: none of its steps came back ({read} were read, but not its setup: "
+    "the players and options)."
+)
+SETUP_FROM_BACKUP = "Table {table}: its setup (players, options) was lost and was taken from the backup {backup}."
+#: the newest backup that holds more steps of a table that lacks some
+BACKUP_HOLDS_MORE = (
+    "The newest backup that holds more is {backup} ({more}{less}). To use it instead, stop the "
+    "companion and run `companion restore {backup}` (the store as it is then is backed up and "
+    "set aside first)."
+)
+BACKUP_HOLDS_LESS = "; fewer steps of {tables}"
+NO_BACKUP_HOLDS_MORE = "No backup holds more of them (`companion backup --list`)."
+BACKUP_MAY_HOLD_MORE = "A backup may hold more: `companion backup --list`, then `companion restore BACKUP`."
+#: one table's count in a backup: "muell-money: 8 steps"
+TABLE_STEPS = "{table}: {steps} steps"
 NO_FRESH_STORE = (
     "The store {damaged} cannot be used ({why}), and no fresh store could be made beside it "
     "({fresh_why}). Nothing can be recorded until the card is checked (companion doctor)."

@@ -1,5 +1,8 @@
-"""The page reader (``companion.pages``): every row of a store read without
-SQLite, and a hopeless file read once and ended (issue 34, item 5).
+"""A store cut to half its length, cut short by its last pages, or with a
+garbage page in the middle gives back every log row that sits on a page
+still intact (read page by page when SQLite itself cannot), says how many
+came back and which tables lack steps, and points to the newest backup that
+holds more (issue 34, item 5).
 
 The store: three tables of real play (the first 16 steps of each of
 ``docs/examples``' Money Maker, Müll Money and World of Waste scripts, one
@@ -12,17 +15,22 @@ the page reader."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.backup import make_backup
+import pytest
+
+from companion.backup import list_backups, make_backup
 from companion.cli import load_script, script_command, start_seat_of
 from companion.errors import Refusal
 from companion.pages import scan
+from companion.recovery import open_or_recover
 from companion.store import Store
 from companion.table import Room, Table
+from tests.core.test_recovery import HAS_CLI, sha
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = ("money-maker", "muell-money", "world-of-waste")
@@ -140,8 +148,29 @@ def garbage_page(path: Path) -> set[int]:
     return {pages // 2 + 1}
 
 
+def log_root_overwritten(path: Path) -> set[int]:
+    """The log's root page (an interior page: no rows, but the only way
+    SQLite reaches the log's leaves) overwritten."""
+    db = sqlite3.connect(path)
+    root = db.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'log'").fetchone()[0]
+    db.close()
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * PAGE)
+        f.write(bytes(range(256)) * (PAGE // 256))
+    return {root}
+
+
+def first_page_overwritten(path: Path) -> set[int]:
+    """Page 1 gone whole: the file header and the schema (which table's
+    rows are on which page: known by their shape alone)."""
+    with open(path, "r+b") as f:
+        f.write(b"\xff" * PAGE)
+    return {1}
+
+
 DAMAGES: dict[str, Callable[[Path], set[int]]] = {
     "half": cut_to_half, "last-3-pages": last_pages_cut, "garbage-page": garbage_page,
+    "log-root": log_root_overwritten, "first-page": first_page_overwritten,
 }
 
 
@@ -150,6 +179,70 @@ def prefix(rows: frozenset[tuple[str, int]], table_id: str) -> int:
     while (table_id, n + 1) in rows:
         n += 1
     return n
+
+
+@pytest.mark.parametrize("how", ["cli", "rows"])
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_every_row_on_an_intact_page_comes_back_and_the_report_says_what_lacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str, how: str
+) -> None:
+    if how == "cli" and not HAS_CLI:
+        pytest.skip("the sqlite3 command line is not installed (apt install sqlite3)")
+    if how == "rows":
+        monkeypatch.setenv("COMPANION_SQLITE3", "")
+    monkeypatch.delenv("COMPANION_BACKUP_DIR", raising=False)
+    monkeypatch.delenv("COMPANION_BACKUP_MIRROR", raising=False)
+    path = tmp_path / "companion.sqlite3"
+    backups = real_play_store(path)
+    assert [b.path for b in list_backups(tmp_path / "backups")] == backups
+    intact = tmp_path / "intact.sqlite3"
+    shutil.copyfile(path, intact)
+    destroyed = DAMAGES[damage](path)
+    want = spared(intact, destroyed)  # what the damage spared, by the intact copy
+    assert sum(want.steps.values()) == 3 * STEPS
+    before = sha(path)
+
+    store, recovery = open_or_recover(path)
+    assert recovery is not None
+    assert sha(recovery.kept_as) == before
+    assert recovery.rows == len(want.rows), (recovery.rows, len(want.rows), recovery.method)
+
+    # each table whose setup is known (read, or from a backup) comes back up
+    # to its first missing step, and replays by the rules
+    in_backup = set().union(*(backup_steps(b) for b in backups))
+    expected = {t: prefix(want.rows, t) for t in SCRIPTS
+                if t in want.setups or (t in in_backup and prefix(want.rows, t))}
+    assert {t.id: t.steps for t in recovery.tables} == expected, recovery.message()
+    room = Room(store)
+    for table_id, steps in expected.items():
+        table = room.get(table_id)
+        assert table.state_no == steps
+        assert [e.seq for e in table.entries] == list(range(1, steps + 1))
+    # the fresh store takes new moves
+    room.open_table("tally", ["Hal", "Ivy"], table_id="new")
+    store.close()
+
+    message = recovery.message()
+    assert f"{len(want.rows)} log rows came back" in message, message
+    newest_more: Path | None = None
+    lacking = [t for t in SCRIPTS if expected.get(t, 0) < want.steps[t]]
+    for table_id in lacking:
+        assert f"Table {table_id}:" in message, message
+        got = expected.get(table_id, 0)
+        assert (f"steps 1 to {got} of at least" in message) if got else ("none of its steps" in message), message
+    for b in reversed(backups):
+        if any(backup_steps(b).get(t, 0) > expected.get(t, 0) for t in lacking):
+            newest_more = b
+            break
+    if newest_more is not None:
+        assert f"companion restore {newest_more}" in message, message
+    for table_id in SCRIPTS:
+        if table_id not in lacking:
+            assert f"Table {table_id}: steps" not in message and f"Table {table_id}: none" not in message, message
+        if table_id in expected and table_id not in want.setups:  # its setup from the newest backup that has it
+            newest = next(b for b in reversed(backups) if table_id in backup_steps(b))
+            assert f"Table {table_id}: its setup (players, options) was lost and was taken from the backup " \
+                   f"{newest}." in message, message
 
 
 def test_the_page_reader_reads_every_row_of_an_intact_store(tmp_path: Path) -> None:
@@ -195,3 +288,32 @@ def test_an_overflow_chain_that_loops_skips_its_row_only(tmp_path: Path) -> None
     found = scan(path)
     assert len([c for c in found.cells if c.tree == "tables"]) == rows - 1
     assert found.broken_chains == 1
+
+
+def test_without_a_backup_the_report_says_what_was_read_and_that_no_backup_holds_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COMPANION_SQLITE3", "")
+    monkeypatch.delenv("COMPANION_BACKUP_MIRROR", raising=False)
+    path = tmp_path / "companion.sqlite3"
+    real_play_store(path)
+    shutil.rmtree(tmp_path / "backups")
+    intact = tmp_path / "intact.sqlite3"
+    shutil.copyfile(path, intact)
+    want = spared(intact, cut_to_half(path))
+    store, recovery = open_or_recover(path)
+    store.close()
+    assert recovery is not None and recovery.tables == [] and recovery.backup is None
+    message = recovery.message()
+    read = {t: sum(1 for r in want.rows if r[0] == t) for t in SCRIPTS}
+    assert read["money-maker"] == STEPS  # its steps sit on intact pages, its setup does not
+    assert (f"Table money-maker: none of its steps came back ({STEPS} were read, but not its setup: "
+            "the players and options).") in message, message
+    for table_id in ("muell-money", "world-of-waste"):
+        assert read[table_id] == 0
+        # the log's index (an intact page) still knows how far each table went
+        assert f"Table {table_id}: none of its steps came back (it had at least {STEPS})." in message, message
+    assert f"{len(want.rows)} log rows came back." in message
+    assert message.endswith("No backup holds more of them (`companion backup --list`).")
+    assert recovery.to_json()["lacking"][0] == {"id": "money-maker", "kept": 0, "read": STEPS, "known": STEPS,
+                                                "rebuilt": False}
