@@ -117,9 +117,98 @@ def plus_list(items: Iterable[object]) -> str:
     return " + ".join(str(i) for i in items)
 
 
+# the same pieces in French ----------------------------------------------------------------
+#: French typography: a no-break space before a semicolon (as the French catalog writes them)
+_NBSP = "\u00a0"
+
+
+def _french_pieces() -> None:
+    """The pieces as French says them (:meth:`Catalog.piece_in`): the same
+    names and parameters as the English ones above, defined in a scope of
+    their own so the module's names stay the English pieces."""
+
+    def _one(count: int) -> bool:
+        # French says 0 and 1 alike (the catalog's Plural-Forms: n > 1), and -1 as 1
+        return abs(count) < 2
+
+    def _listed(items: Iterable[object], word: str) -> str:
+        said = [str(i) for i in items]
+        if len(said) < 2:
+            return "".join(said)
+        return f"{', '.join(said[:-1])} {word} {said[-1]}"
+
+    @WORDS.piece_in("fr")
+    def plural(count: int, one: str, many: str | None = None) -> str:
+        """``0 carte``, ``1 carte``, ``2 cartes``."""
+        return f"{count} {one if _one(count) else many or one + 's'}"
+
+    @WORDS.piece_in("fr")
+    def cards(count: int) -> str:
+        return plural(count, "carte")
+
+    @WORDS.piece_in("fr")
+    def new_cards(count: int) -> str:
+        return plural(count, "nouvelle carte", "nouvelles cartes")
+
+    @WORDS.piece_in("fr")
+    def more_cards(count: int) -> str:
+        return plural(count, "carte de plus", "cartes de plus")
+
+    @WORDS.piece_in("fr")
+    def face_up_cards(count: int) -> str:
+        return plural(count, "carte face visible", "cartes face visible")
+
+    @WORDS.piece_in("fr")
+    def bonus_piles(count: int) -> str:
+        return plural(count, "pile bonus", "piles bonus")
+
+    @WORDS.piece_in("fr")
+    def points(count: int) -> str:
+        return plural(count, "point")
+
+    @WORDS.piece_in("fr")
+    def is_are(count: int) -> str:
+        """``1 carte est``, ``2 cartes sont``."""
+        return "est" if _one(count) else "sont"
+
+    @WORDS.piece_in("fr")
+    def signed(number: int) -> str:
+        return f"{number:+d}"
+
+    @WORDS.piece_in("fr")
+    def comma_list(items: Iterable[object]) -> str:
+        return ", ".join(str(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    def and_list(items: Iterable[object]) -> str:
+        """``Ada et Ben``, ``Ada, Ben et Cy``."""
+        return _listed(items, "et")
+
+    @WORDS.piece_in("fr")
+    def or_list(items: Iterable[object]) -> str:
+        """``deal ou play``, ``deal, draft ou play``."""
+        return _listed(items, "ou")
+
+    @WORDS.piece_in("fr")
+    def semicolon_list(items: Iterable[object]) -> str:
+        return f"{_NBSP}; ".join(str(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    def plus_list(items: Iterable[object]) -> str:
+        return " + ".join(str(i) for i in items)
+
+
+_french_pieces()
+
+
 # a card type's name after a count ------------------------------------------------------
 #: the plural categories a card type's ``counted`` forms are given in (the data
-#: file's ``cards.<type>.counted``), as CLDR names them: English has two
+#: file's ``cards.<type>.counted``), as CLDR names them: English has two.
+#: French has the same two (its ``one`` holds 0 and 1), so the French names
+#: after a count are the catalog's words for ``type_one`` and ``type_other``;
+#: the category is picked by the English rule when a line is said (it is
+#: what the line stores), so a French line after a count of 0 says the
+#: ``other`` form ("0 Textiles"), as French usage also allows
 PLURAL_CATEGORIES: tuple[str, ...] = ("one", "other")
 
 
