@@ -68,16 +68,20 @@ class CardType:
     #: "Textiles"))``: the data's ``counted``; words.count_form picks one);
     #: empty: the name follows every count
     forms: tuple[tuple[str, str], ...] = ()
-    #: the type's name as a sentence says it: the term of its key
-    #: (:data:`words.TYPE_TERM`), its words drawn from the table's data; made
-    #: with the type (not on first use: reading a state changes nothing in it)
-    term: Said = field(init=False, repr=False, compare=False)
     #: :attr:`forms` by plural category
     _forms: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "term", WORDS.term(TYPE_TERM, self.key, self.name))
         object.__setattr__(self, "_forms", dict(self.forms))
+
+    @property
+    def term(self) -> Said:
+        """The type's name as a sentence says it: the term of its key
+        (:data:`words.TYPE_TERM`), its words drawn from the table's data, in
+        the language spoken now (said anew each time: a type made while
+        French was spoken names itself in English to an English sentence;
+        nothing is kept, so reading a state changes nothing in it)."""
+        return WORDS.term(TYPE_TERM, self.key, self.name)
 
     def counted(self, count: int) -> str:
         """``1 Textile``, ``2 Textiles``, ``3 Composts``."""
