@@ -20,7 +20,7 @@ from companion.games.world_of_waste.citations import (
     RECYCLER_REMOVE_RULE,
 )
 from companion.games.world_of_waste.components import RECYCLER, Catalog
-from companion.games.world_of_waste.moves import CORRECTION_TARGETS
+from companion.games.world_of_waste.moves import correction_targets
 from companion.games.world_of_waste.state import (
     Phase,
     WasteState,
@@ -135,7 +135,7 @@ def action_hints(state: WasteState, actor: Actor) -> list[ActionHint]:
                 )
             )
         hints += _software_hints(state)
-        hints.append(correction_hint(CORRECTION_TARGETS, state.names, minimum=None))
+        hints.append(correction_hint(correction_targets(), state.names, minimum=None))
         hints.append(
             ActionHint(
                 "end",

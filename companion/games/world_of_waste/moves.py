@@ -54,11 +54,17 @@ COMMANDS: Mapping[str, str] = {
 }
 
 
+def correction_targets() -> tuple[Target, ...]:
+    """What the host may correct, its labels said in the language spoken now
+    (the host's form is drawn for its viewer: a table made at import would
+    say them in English to every language)."""
+    return (Target("points", says("points_target")),)
+
+
 #: what the host may correct: the cards are corrected by scans (``station``,
 #: ``reveal``); what is left is the score, as a points correction per seat
-CORRECTION_TARGETS: tuple[Target, ...] = (
-    Target("points", says("points_target")),
-)
+#: (its keys; the host's form says the labels with :func:`correction_targets`)
+CORRECTION_TARGETS: tuple[Target, ...] = correction_targets()
 
 
 def parse(state: WasteState, command: Command) -> Move:
@@ -150,11 +156,17 @@ def _pile_arg(state: WasteState, command: Command, needed: bool) -> int | None:
     return pile - 1
 
 
+def _reason(err: UnknownCard) -> object:
+    """Why a card was refused, as it was said (a sentence keeps its meaning,
+    so the refusal reads in the language it is drawn in)."""
+    return err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else str(err)
+
+
 def _ref(cat: Catalog, command: Command, key: str) -> CardRef:
     try:
         return cat.parse_ref(command.need(key))
     except UnknownCard as err:
-        raise InvalidCommand(says("command_error", command=command.name, error=err)) from None
+        raise InvalidCommand(says("command_error", command=command.name, error=_reason(err))) from None
 
 
 def _refs(cat: Catalog, command: Command, name: str, *, allow_empty: bool = False) -> tuple[CardRef, ...]:
@@ -172,7 +184,7 @@ def _refs(cat: Catalog, command: Command, name: str, *, allow_empty: bool = Fals
     try:
         return tuple(cat.parse_ref(x) for x in raw)
     except UnknownCard as err:
-        raise InvalidCommand(says("command_error", command=name, error=err)) from None
+        raise InvalidCommand(says("command_error", command=name, error=_reason(err))) from None
 
 
 def card_command(state: WasteState, card: str, copy: int) -> Command:
