@@ -110,6 +110,88 @@ def multiset(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{v} {name}" for name, v in named) or "nothing"
 
 
+# French (``@WORDS.piece_in("fr")``): the same pieces, said as 003 writes them ----------------
+#: a word after which a French noun phrase's plural stops (``carte Production``,
+#: ``carte de crédit``: only the head noun and what agrees with it take the plural)
+_FR_PLURAL_STOPS = frozenset({"de", "du", "des", "d’", "à", "au", "aux", "en", "pour", "«"})
+
+
+def _fr_plural_word(word: str) -> str:
+    """A French word in the plural: an ``s`` unless it already ends in s, x or z."""
+    return word if not word or word[-1].lower() in "sxz" or not word[-1].isalpha() else word + "s"
+
+
+def fr_plural_phrase(one: str) -> str:
+    """A French noun phrase in the plural (``matière première`` →
+    ``matières premières``, ``carte Production`` → ``cartes Production``,
+    ``voix supplémentaire`` → ``voix supplémentaires``): each word takes the
+    plural up to a preposition, a quote or a card's name (a capital)."""
+    words = str(one).split(" ")
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if word.lower() in _FR_PLURAL_STOPS or (i > 0 and word[:1].isupper()):
+            return " ".join(out + words[i:])
+        out.append(_fr_plural_word(word))
+    return " ".join(out)
+
+
+class _French:
+    """The pieces said in French, registered by name (:meth:`Catalog.piece_in`):
+    kept in this namespace so that the module's own ``money``, ``plural``, ...
+    stay the English pieces every module imports."""
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def money(amount: int) -> str:
+        """``5 M`` (a no-break space, as French writes a unit)."""
+        return f"{amount}\u00a0M"
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def plural(count: int, one: str) -> str:
+        """``1 carte``, ``2 cartes``; French says 0 and 1 alike (``0 carte``)."""
+        return f"{count} {one if count in (0, 1) else fr_plural_phrase(one)}"
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def raw(count: int) -> str:
+        """``1 matière première``, ``5 matières premières`` (003's words)."""
+        return f"{count} {'matière première' if count in (0, 1) else 'matières premières'}"
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def and_list(items: Iterable[object]) -> str:
+        """``Ann et Bob``; ``Ann, Bob et Carl``."""
+        said = [str(i) for i in items]
+        return " et ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def or_list(items: Iterable[object]) -> str:
+        """``Ann ou Bob``; ``Ann, Bob ou Carl``."""
+        said = [str(i) for i in items]
+        return " ou ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def semicolon_list(items: Iterable[object]) -> str:
+        """``l’un\u00a0; l’autre`` (a no-break space before the semicolon)."""
+        return "\u00a0; ".join(str(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def named_cards(names: list[str]) -> str:
+        """``Production, Croissance`` or ``aucune carte``."""
+        return ", ".join(str(n) for n in names) if names else "aucune carte"
+
+    @WORDS.piece_in("fr")
+    @staticmethod
+    def multiset(counts: Mapping[str, int]) -> str:
+        """``2 Croissance, 1 Production`` (sorted by the French names) or ``rien``."""
+        named = sorted((card_name(k), v) for k, v in counts.items() if v)
+        return ", ".join(f"{v} {name}" for name, v in named) or "rien"
+
+
 #: the card kinds' names, by the key the state, the events and the commands keep
 #: (the data file's ``deck.kinds`` names, which an edition file may not change)
 CARD_NAMES: Mapping[str, str] = {
