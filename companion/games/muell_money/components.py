@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,17 +15,37 @@ MIN_SEATS = 2
 MAX_SEATS = 4
 
 MAT_ROWS: tuple[str, ...] = ("workers", "raw_materials", "waste")
-MAT_ROW_LABELS: Mapping[str, str] = {
-    "workers": says("row_workers"),
-    "raw_materials": says("row_raw_materials"),
-    "waste": says("row_waste"),
-}
+
+
+class _Said(Mapping[str, str]):
+    """Codes and the sentence that names each, said when read (in the
+    language spoken then, not the one spoken when the module was imported)."""
+
+    def __init__(self, saying: Mapping[str, Callable[[], str]]) -> None:
+        self._saying = dict(saying)
+
+    def __getitem__(self, code: str) -> str:
+        return self._saying[code]()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._saying)
+
+    def __len__(self) -> int:
+        return len(self._saying)
+
+
+#: the mat rows' names
+MAT_ROW_LABELS: Mapping[str, str] = _Said({
+    "workers": lambda: says("row_workers"),
+    "raw_materials": lambda: says("row_raw_materials"),
+    "waste": lambda: says("row_waste"),
+})
 #: what the number above a mat marker means, for explanation lines
-MAT_ROW_MEANING: Mapping[str, str] = {
-    "workers": says("meaning_workers"),
-    "raw_materials": says("meaning_raw_materials"),
-    "waste": says("meaning_waste"),
-}
+MAT_ROW_MEANING: Mapping[str, str] = _Said({
+    "workers": lambda: says("meaning_workers"),
+    "raw_materials": lambda: says("meaning_raw_materials"),
+    "waste": lambda: says("meaning_waste"),
+})
 ZONES: tuple[str, ...] = ("green", "yellow", "red")
 
 # the card kinds the rules name (their names in the data file)

@@ -4,8 +4,9 @@ decides whether the move is legal now."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from companion.commands import Actor, ActorKind, Command
 from companion.corrections import MAX_REASON, Target, need_reason, need_target, need_to, seat_arg
@@ -81,19 +82,45 @@ ACTORS: dict[str, ActorKind] = {
     "end": ActorKind.HOST,
 }
 
+class _Targets(Sequence[Target]):
+    """The correction targets, each label said when a target is read (in the
+    language spoken then, not the one spoken when the module was imported)."""
+
+    def __init__(self, *targets: tuple[str, Callable[[], str], dict[str, bool]]) -> None:
+        self._targets = targets
+
+    def _target(self, i: int) -> Target:
+        key, label, flags = self._targets[i]
+        return Target(key, label(), **flags)
+
+    @overload
+    def __getitem__(self, i: int) -> Target: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Target]: ...
+
+    def __getitem__(self, i: int | slice) -> Target | Sequence[Target]:
+        if isinstance(i, slice):
+            return tuple(self._target(j) for j in range(len(self._targets))[i])
+        return self._target(i)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
 #: what the host may correct (``correct`` command); cash is the one hidden value
-CORRECTION_TARGETS: tuple[Target, ...] = (
-    Target("cash", says("target_cash"), hidden=True),
-    Target("loans", says("target_loans")),
-    Target("raw_materials", says("target_raw")),
-    Target("waste", says("target_waste")),
-    Target("column", says("target_column")),
-    Target("row", says("target_row")),
-    Target("mat_workers", says("target_mat_workers")),
-    Target("mat_raw_materials", says("target_mat_raw")),
-    Target("mat_waste", says("target_mat_waste")),
-    Target("supply", says("target_supply"), seat=False),
-    Target("common_waste", says("target_common_waste"), seat=False),
+CORRECTION_TARGETS: Sequence[Target] = _Targets(
+    ("cash", lambda: says("target_cash"), {"hidden": True}),
+    ("loans", lambda: says("target_loans"), {}),
+    ("raw_materials", lambda: says("target_raw"), {}),
+    ("waste", lambda: says("target_waste"), {}),
+    ("column", lambda: says("target_column"), {}),
+    ("row", lambda: says("target_row"), {}),
+    ("mat_workers", lambda: says("target_mat_workers"), {}),
+    ("mat_raw_materials", lambda: says("target_mat_raw"), {}),
+    ("mat_waste", lambda: says("target_mat_waste"), {}),
+    ("supply", lambda: says("target_supply"), {"seat": False}),
+    ("common_waste", lambda: says("target_common_waste"), {"seat": False}),
 )
 
 ROW_ALIASES: dict[str, str] = {
