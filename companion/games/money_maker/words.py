@@ -47,6 +47,7 @@ def die_dice(count: int) -> str:
     return "die" if count == 1 else "dice"
 
 
+@WORDS.piece
 def shows_show(count: int) -> str:
     """The verb after dice: ``the die shows``, ``the dice show``."""
     return "shows" if count == 1 else "show"
@@ -107,6 +108,18 @@ MARKET_NAMES: Mapping[str, str] = {"production": "production", "consumer": "cons
 STANDING_NAMES: Mapping[str, str] = {
     "unsettled": "unsettled", "solvent": "solvent", "insolvent": "insolvent", "degraded": "degraded", "bankrupt": "bankrupt",
 }
+
+
+def market_name(code: str) -> str:
+    """A market's name, said in the language spoken (stored as its code)."""
+    return WORDS.name("market", code)
+
+
+def standing_name(code: str) -> str:
+    """A bank's standing in a bank run, said in the language spoken (stored as its code)."""
+    return WORDS.name("standing", code)
+
+
 #: who sent a command that is a seat's, by the kind of actor (``ActorKind`` values)
 ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
