@@ -101,6 +101,56 @@ def names_list(names: list[str]) -> str:
     return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
 
 
+# the same pieces in French (Catalog.piece_in): 0 and 1 take the singular, a
+# no-break space comes before a semicolon, lists end with "et" ---------------------
+NBSP = "\u00a0"
+
+
+def _register_french() -> None:
+    """Register the French pieces (inner functions: the module's names stay the English pieces)."""
+
+    @WORDS.piece_in("fr")
+    def plural(count: int, one: str, many: str | None = None) -> str:
+        """``0 case``, ``1 case``, ``2 cases``."""
+        return f"{count} {one if -2 < count < 2 else many or one + 's'}"
+
+    @WORDS.piece_in("fr")
+    def is_are(count: int) -> str:
+        """``1 dé est``, ``2 dés sont`` (``0 … est``)."""
+        return "est" if -2 < count < 2 else "sont"
+
+    @WORDS.piece_in("fr")
+    def die_dice(count: int) -> str:
+        return "dé" if -2 < count < 2 else "dés"
+
+    @WORDS.piece_in("fr")
+    def shows_show(count: int) -> str:
+        """``le dé montre``, ``les dés montrent``."""
+        return "montre" if -2 < count < 2 else "montrent"
+
+    @WORDS.piece_in("fr")
+    def good_goods(count: int) -> str:
+        return "marchandise" if -2 < count < 2 else "marchandises"
+
+    @WORDS.piece_in("fr")
+    def and_list(items: Iterable[object]) -> str:
+        """``Ann et Bob``."""
+        return " et ".join(str(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    def semicolon_list(items: Iterable[object]) -> str:
+        """``l'un ; l'autre`` (a no-break space before the semicolon)."""
+        return f"{NBSP}; ".join(str(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    def names_list(names: list[str]) -> str:
+        """``Ann, Bob et Cas`` (empty for none)."""
+        return ", ".join(names[:-1]) + (" et " if len(names) > 1 else "") + names[-1] if names else ""
+
+
+_register_french()
+
+
 # the names of codes a sentence shows (the codes stay codes in state, commands and JSON) -----
 #: a market, by its key
 MARKET_NAMES: Mapping[str, str] = {"production": "production", "consumer": "consumer"}
