@@ -43,6 +43,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("money-maker*.json"))
 #: names French writes as English does (the kind of code and the code)
 SAME_IN_BOTH = frozenset({("#phase", "action"), ("#market", "production")})
+#: the English names of codes a sentence keeps as values (a market, a standing, the dice's
+#: verb), which French says otherwise (words.MoneyMakerWords.shown)
+ENGLISH_CODE_NAMES = re.compile(r"\b(consumer|unsettled|solvent|insolvent|degraded|bankrupt|shows?)\b")
 #: pieces that write words of their own (the others only join or write numbers)
 WORDY_PIECES = frozenset({"@is_are", "@die_dice", "@good_goods", "@shows_show"})
 
@@ -116,6 +119,9 @@ class Checker:
             english, french = self.draw(sub, "en"), self.draw(sub, "fr")
             if must_differ(sub) and english == french:
                 self.problems.append(f"{where}: {sub.get('key')!r} is still English in French: {english!r}")
+            left = ENGLISH_CODE_NAMES.findall(french)
+            if left:
+                self.problems.append(f"{where}: {sub.get('key')!r} keeps the English names {left} in French: {french!r}")
 
     def screens(self, where: str) -> None:
         """Every sentence the screens say now, said with French spoken."""
@@ -208,3 +214,21 @@ def test_french_pieces_count_zero_and_one_alike() -> None:
         assert str(names_list(["Ann", "Bob", "Cas"])) == "Ann, Bob et Cas"
     assert str(plural(0, "spot", "spots")) == "0 spots" and str(is_are(1)) == "is"
     assert str(names_list(["Ann", "Bob"])) == "Ann and Bob"
+
+
+def test_a_stored_market_standing_or_verb_is_said_in_french_and_stored_as_before() -> None:
+    """Lines keep a market's or a standing's English name and the dice's verb as values (as
+    every earlier version stored them); French says them as French names."""
+    from companion.games.money_maker.words import says
+
+    standing = {"key": "issuer_not_solvent", "args": {"seat": "Ann", "standing": "insolvent"}}
+    dice = {"key": "run_dice_no_effect", "args": {"number": 2, "dice": "dice", "shows_show": "show",
+                                                  "faces": "fish, wheel"}}
+    with languages.speaking("fr"):
+        assert "(insolvable)" in WORDS.draw(standing)
+        assert "montrent fish, wheel" in WORDS.draw(dice)
+        sold = says("sells", seat="Ann", count=2, market="consumer", goods="goods", prices="3 + 3", earned=6)
+        assert "de consommation" in sold
+    assert sold.meaning()["args"]["market"] == "consumer"
+    assert WORDS.draw(standing) == "Ann is not solvent in this bank run (insolvent)"
+    assert "the sector dice show fish, wheel" in WORDS.draw(dice)

@@ -25,7 +25,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, good_goods, market_name, says, signed
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, says, signed
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -137,9 +137,9 @@ def check_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str
         raise IllegalMove(says("vault_lacks_gold", seat=state.names[seat], gold=-gold), C.ACTION_CARDS)
     for market, n in goods.items():
         if n > state.natural[market]:
-            raise IllegalMove(says("natural_reserve_only", market=market_name(market), count=state.natural[market]), C.ACTION_CARDS)
+            raise IllegalMove(says("natural_reserve_only", market=MARKET_NAMES[market], count=state.natural[market]), C.ACTION_CARDS)
         if -n > bank.goods[market]:
-            lacking = says("vault_lacks_goods", seat=state.names[seat], count=-n, market=market_name(market), goods=good_goods(-n))
+            lacking = says("vault_lacks_goods", seat=state.names[seat], count=-n, market=MARKET_NAMES[market], goods=good_goods(-n))
             raise IllegalMove(lacking, C.ACTION_CARDS)
 
 
@@ -154,7 +154,7 @@ def do_grant(state: MoneyMakerState, seat: int, gold: int, goods: Mapping[str, i
         bank.goods[market] += n
     lines.append(say(says("host_records_effect", seat=state.names[seat]), C.ACTION_CARDS))
     parts = ([says("signed_gold", gold=signed(gold))] if gold else []) + [
-        says("count_market", count=signed(n), market=market_name(m)) for m, n in goods.items() if n
+        says("count_market", count=signed(n), market=MARKET_NAMES[m]) for m, n in goods.items() if n
     ]
     lines.append(say(says("recorded_for_you", parts=comma_list(parts) or says("nothing")), C.ACTION_CARDS, audience=[seat]))
     private(state, seat, lines)

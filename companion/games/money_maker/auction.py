@@ -35,7 +35,7 @@ from companion.games.money_maker.state import (
     phase_words,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, market_name, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -176,7 +176,7 @@ def do_open_auction(state: MoneyMakerState, seat: int, raw: str, lines: Lines) -
         more = says("more_valued", more=n - taken, price=state.comp.reserve_price) if taken < n else ""
         lines.append(
             say(
-                says("good_leaves_market" if taken == 1 else "goods_leave_market", count=taken, market=market_name(market), more=more),
+                says("good_leaves_market" if taken == 1 else "goods_leave_market", count=taken, market=MARKET_NAMES[market], more=more),
                 C.OPENING_BID,
             )
         )

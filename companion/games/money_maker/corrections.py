@@ -38,7 +38,7 @@ from companion.errors import IllegalMove, InvalidCommand
 from companion.games.base import ActionHint, Choice, Field, LastMade
 from companion.games.money_maker.promotion import move_to_ring
 from companion.games.money_maker.state import PRISON, MoneyMakerState
-from companion.games.money_maker.words import comma_list, market_name, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
 from companion.rules import Explanation
 
 TARGETS: tuple[Target, ...] = (
@@ -89,9 +89,9 @@ def check_correct(state: MoneyMakerState, a: Mapping[str, Any]) -> None:
             market = value[7:]
             slots = len(comp.markets[market].slots)
             if to > slots:
-                raise refuse(says("why_slots", market=market_name(market), slots=slots))
+                raise refuse(says("why_slots", market=MARKET_NAMES[market], slots=slots))
             if to - state.markets[market] > state.natural[market]:
-                raise refuse(says("natural_reserve_only", market=market_name(market), count=state.natural[market]))
+                raise refuse(says("natural_reserve_only", market=MARKET_NAMES[market], count=state.natural[market]))
         return
     bank = state.banks[seat]
     name = state.names[seat]
@@ -103,7 +103,7 @@ def check_correct(state: MoneyMakerState, a: Mapping[str, Any]) -> None:
     elif value.startswith("goods_"):
         market = value[6:]
         if to - bank.goods[market] > state.natural[market]:
-            raise refuse(says("natural_reserve_only", market=market_name(market), count=state.natural[market]))
+            raise refuse(says("natural_reserve_only", market=MARKET_NAMES[market], count=state.natural[market]))
     elif value == "rating":
         if not 1 <= to <= len(comp.rings):
             raise refuse(says("why_rating", rings=len(comp.rings)))
@@ -141,7 +141,7 @@ def correct(state: MoneyMakerState, a: Mapping[str, Any], lines: list[Explanatio
         bank.goods[market] = to
         state.natural[market] -= more
         extra = says("from_natural", amount=more) if more >= 0 else says("back_to_natural", amount=-more)
-        lines.extend(correction_lines(name, says("what_goods", market=market_name(market)), old, to, reason, hidden_seat=seat, extra=extra))
+        lines.extend(correction_lines(name, says("what_goods", market=MARKET_NAMES[market]), old, to, reason, hidden_seat=seat, extra=extra))
     elif value == "rating":
         old_rating = bank.rating
         old_name = says("debtors_prison") if old_rating == PRISON else says("ring_named", ring=comp.ring(old_rating).name)
@@ -179,7 +179,7 @@ def _correct_table(state: MoneyMakerState, value: str, to: int, reason: str, lin
         state.markets[market] = to
         state.natural[market] -= to - old
         lines.extend(
-            correction_lines("", says("what_market", market=market_name(market)), old, to, reason,
+            correction_lines("", says("what_market", market=MARKET_NAMES[market]), old, to, reason,
                              extra=says("left_in_natural", count=state.natural[market]))
         )
 

@@ -15,7 +15,7 @@ from companion.games.money_maker.offers import find_offer, offer_words
 from companion.games.money_maker.payment import private
 from companion.games.money_maker.prison import prisoner_absorbs
 from companion.games.money_maker.state import OVER, Bank, DealOffer, MoneyMakerState, card_label
-from companion.games.money_maker.words import comma_list, good_goods, market_name, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -90,7 +90,7 @@ def check_deal(
         assert isinstance(goods, Mapping)
         for market, n in goods.items():
             if g.goods[market] < n:
-                lacking = says("vault_lacks_goods", seat=state.names[giver], count=n, market=market_name(market), goods=good_goods(n))
+                lacking = says("vault_lacks_goods", seat=state.names[giver], count=n, market=MARKET_NAMES[market], goods=good_goods(n))
                 raise IllegalMove(lacking, C.DEALS)
             g.goods[market] -= n
             t.goods[market] += n
@@ -149,7 +149,7 @@ def do_deal(state: MoneyMakerState, a: int, b: int, gives: Mapping[int, Mapping[
             g.goods[market] -= n
             t.goods[market] += n
             if n:
-                summary[giver].append(says("goods_count", count=n, market=market_name(market), goods=good_goods(n)))
+                summary[giver].append(says("goods_count", count=n, market=MARKET_NAMES[market], goods=good_goods(n)))
         credit = bundle.get("credit", {})
         assert isinstance(credit, Mapping)
         for issuer, n in credit.items():

@@ -9,7 +9,7 @@ from companion.games.money_maker.bank_run import chip_line, chips_left, maybe_fi
 from companion.games.money_maker.payment import Placement, place, spread
 from companion.games.money_maker.promotion import move_to_ring, ring_name
 from companion.games.money_maker.state import BANKRUPT, DEGRADED, INSOLVENT, PRISON, MoneyMakerState
-from companion.games.money_maker.words import says, standing_name
+from companion.games.money_maker.words import STANDING_NAMES, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -24,7 +24,7 @@ def check_degrade(state: MoneyMakerState, seat: int) -> None:
         raise IllegalMove(
             says(
                 "only_insolvent_degrades", seat=state.names[seat],
-                standing=says("not_in_debt") if standing is None else standing_name(standing),
+                standing=says("not_in_debt") if standing is None else STANDING_NAMES[standing],
             ),
             C.DEGRADATION,
         )

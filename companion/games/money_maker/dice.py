@@ -28,11 +28,11 @@ from companion.games.money_maker.state import (
     phase_words,
 )
 from companion.games.money_maker.words import (
+    MARKET_NAMES,
     comma_list,
     die_dice,
     good_goods,
     is_are,
-    market_name,
     names_list,
     plural,
     plus_list,
@@ -181,7 +181,7 @@ def do_roll(state: MoneyMakerState, credit: list[str], sectors: list[str], lines
         state.markets[effect] -= n
         state.natural[effect] += n
         if count:
-            discarded = says("goods_discarded", count=n, market=market_name(effect), goods=good_goods(n), is_are=is_are(n))
+            discarded = says("goods_discarded", count=n, market=MARKET_NAMES[effect], goods=good_goods(n), is_are=is_are(n))
             lines.append(say(discarded, C.CREDIT_DIE))
     # a bank run the dice caused and that is over already went on to the next turn itself
     # (002, Bank Run: "Afterwards, continue with the next turn")

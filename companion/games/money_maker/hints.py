@@ -45,7 +45,14 @@ from companion.games.money_maker.state import (
     opening_bid,
     sell_price,
 )
-from companion.games.money_maker.words import comma_list, die_dice, good_goods, market_name, says
+from companion.games.money_maker.words import (
+    MARKET_NAMES,
+    WORDS,
+    comma_list,
+    die_dice,
+    good_goods,
+    says,
+)
 
 
 def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own: bool = True, gold_fixed: bool = False) -> tuple[Field, ...]:
@@ -329,7 +336,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "buy",
-                    says("hint_buy", market=market_name(m), price=market_price(state, m)),
+                    says("hint_buy", market=MARKET_NAMES[m], price=market_price(state, m)),
                     why,
                     {"market": m},
                     fields=(
@@ -344,7 +351,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             out.append(
                 ActionHint.refused(
                     "sell",
-                    says("hint_sell", market=market_name(m), price=sell_price(state, m)),
+                    says("hint_sell", market=MARKET_NAMES[m], price=sell_price(state, m)),
                     why,
                     {"market": m},
                     fields=(Field("count", says("field_how_many"), "number", minimum=1, maximum=max(have, 1), default=1),),
@@ -357,7 +364,7 @@ def _seat_hints(state: MoneyMakerState, seat: int) -> list[ActionHint]:
             fields: tuple[Field, ...] = ()
             if kind.is_trading:
                 into = tuple(
-                    Choice(m, market_name(m)) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade
+                    Choice(m, WORDS.name("market", m)) for m in MARKETS if bank.goods["consumer" if m == "production" else "production"] >= kind.trade
                 )
                 fields = (Field("into", says("field_convert", trade=kind.trade, goods=good_goods(kind.trade)), "choice", into),)
                 if not into and not why:

@@ -14,7 +14,7 @@ from companion.games.money_maker.state import (
     opening_bid,
     phase_words,
 )
-from companion.games.money_maker.words import comma_list, good_goods, market_name, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -61,11 +61,11 @@ def do_draw(state: MoneyMakerState, raw: str, lines: Lines) -> None:
     state.deck[code] -= 1
     state.drawn.append(card_id)
     state.open_cards.append(card_id)
-    req = comma_list(says("count_market", count=n, market=market_name(m)) for m, n in kind.requires)
+    req = comma_list(says("count_market", count=n, market=MARKET_NAMES[m]) for m, n in kind.requires)
     what = (
         says("card_trades", trade=kind.trade, goods=good_goods(kind.trade))
         if kind.is_trading
-        else says("card_produces", output=comma_list(says("count_market", count=n, market=market_name(m)) for m, n in kind.output))
+        else says("card_produces", output=comma_list(says("count_market", count=n, market=MARKET_NAMES[m]) for m, n in kind.output))
     )
     lines.append(
         say(

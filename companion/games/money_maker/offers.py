@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.money_maker import citations as C
 from companion.games.money_maker.state import DealOffer, MoneyMakerState
-from companion.games.money_maker.words import comma_list, good_goods, market_name, plural, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, plural, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -26,7 +26,7 @@ def _bundle_words(state: MoneyMakerState, giver: int, bundle: Mapping[str, objec
         parts.append(says("gold_count", gold=gold))
     goods = bundle.get("goods", {})
     assert isinstance(goods, Mapping)
-    parts += [says("goods_count", count=n, market=market_name(market), goods=good_goods(n)) for market, n in goods.items() if n]
+    parts += [says("goods_count", count=n, market=MARKET_NAMES[market], goods=good_goods(n)) for market, n in goods.items() if n]
     credit = bundle.get("credit", {})
     assert isinstance(credit, Mapping)
     parts += [

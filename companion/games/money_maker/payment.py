@@ -22,7 +22,7 @@ from companion.games.money_maker.state import (
     Bank,
     MoneyMakerState,
 )
-from companion.games.money_maker.words import comma_list, says, semicolon_list, standing_name
+from companion.games.money_maker.words import STANDING_NAMES, comma_list, says, semicolon_list
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -122,7 +122,7 @@ def credit_usable(state: MoneyMakerState, issuer: int) -> tuple[bool, str]:
     if state.phase == BANK_RUN and state.bank_run is not None and state.bank_run.started:
         standing = state.bank_run.standing.get(issuer, SOLVENT)
         if standing != SOLVENT:
-            return False, says("issuer_not_solvent", seat=name, standing=standing_name(standing))
+            return False, says("issuer_not_solvent", seat=name, standing=STANDING_NAMES[standing])
     if bank.in_prison:
         return False, says("issuer_in_prison", seat=name)
     return True, ""

@@ -50,7 +50,7 @@ from companion.games.money_maker.state import (
     MoneyMakerState,
     card_kind,
 )
-from companion.games.money_maker.words import comma_list, market_name, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, says
 from companion.position import PositionError, Reader, pool_rest, seat_blocks, seat_index
 
 TOP = ("turn", "phase", "turn_no", "meter", "bank_runs_done", "reserve", "markets", "open_cards", "banks")
@@ -129,7 +129,7 @@ def place(base: MoneyMakerState, block: Any) -> MoneyMakerState:
             if natural < 0:
                 raise PositionError(
                     "markets" if top.has("markets") else "banks",
-                    says("pos_goods_too_many", market=market_name(m), goods=comp.markets[m].goods),
+                    says("pos_goods_too_many", market=MARKET_NAMES[m], goods=comp.markets[m].goods),
                 )
             st.natural[m] = natural
 
@@ -323,7 +323,7 @@ def problems(state: MoneyMakerState) -> list[tuple[str, str]]:
         if not 0 <= state.markets[m] <= len(market.slots):
             out.append((f"markets.{m}", says("pos_market_has_slots", slots=len(market.slots))))
         if state.natural[m] < 0 or state.markets[m] + state.natural[m] + in_vaults + state.removed_goods[m] != market.goods:
-            out.append((f"markets.{m}", says("pos_goods_total", goods=market.goods, market=market_name(m))))
+            out.append((f"markets.{m}", says("pos_goods_total", goods=market.goods, market=MARKET_NAMES[m])))
     for bank in state.banks:
         where = f"banks.{names[bank.seat]}"
         if bank.gold < 0:

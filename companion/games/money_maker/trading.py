@@ -25,7 +25,7 @@ from companion.games.money_maker.state import (
     card_kind,
     require_turn,
 )
-from companion.games.money_maker.words import comma_list, good_goods, market_name, plus_list, says
+from companion.games.money_maker.words import MARKET_NAMES, comma_list, good_goods, plus_list, says
 from companion.rules import Explanation, say
 
 Lines = list[Explanation]
@@ -44,7 +44,7 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
     done = state.bought.get(market, 0)
     if done + count > limit:
         raise IllegalMove(
-            says("buy_limit", limit=limit, seat=state.names[seat], done=done, market=market_name(market), goods=good_goods(done)),
+            says("buy_limit", limit=limit, seat=state.names[seat], done=done, market=MARKET_NAMES[market], goods=good_goods(done)),
             C.BUYING,
         )
     fill = state.markets[market]
@@ -58,8 +58,8 @@ def check_buy(state: MoneyMakerState, seat: int, market: str, count: int, paymen
             prices.append(state.comp.reserve_price)
             natural -= 1
         else:
-            raise IllegalMove(says("no_goods_left", market=market_name(market)), C.BUYING)
-    what = says("goods_count", count=count, market=market_name(market), goods=good_goods(count))
+            raise IllegalMove(says("no_goods_left", market=MARKET_NAMES[market]), C.BUYING)
+    what = says("goods_count", count=count, market=MARKET_NAMES[market], goods=good_goods(count))
     return prices, check_payment(state, seat, sum(prices), payment, what=what)
 
 
@@ -76,7 +76,7 @@ def do_buy(state: MoneyMakerState, seat: int, market: str, count: int, payment: 
     lines.append(
         say(
             says(
-                "buys", seat=state.names[seat], count=count, market=market_name(market), goods=good_goods(count),
+                "buys", seat=state.names[seat], count=count, market=MARKET_NAMES[market], goods=good_goods(count),
                 prices=plus_list(prices), total=total, paid=describe(state, paid),
             ),
             C.BUYING,
@@ -93,7 +93,7 @@ def check_sell(state: MoneyMakerState, seat: int, market: str, count: int) -> No
     if bank.goods[market] < count:
         held = bank.goods[market]
         raise IllegalMove(
-            says("holds_goods_not", seat=state.names[seat], held=held, market=market_name(market), goods=good_goods(held), count=count),
+            says("holds_goods_not", seat=state.names[seat], held=held, market=MARKET_NAMES[market], goods=good_goods(held), count=count),
             C.SELLING,
         )
 
@@ -115,7 +115,7 @@ def do_sell(state: MoneyMakerState, seat: int, market: str, count: int, lines: L
     bank.goods[market] -= count
     earned = sum(prices)
     sold = says(
-        "sells", seat=state.names[seat], count=count, market=market_name(market), goods=good_goods(count),
+        "sells", seat=state.names[seat], count=count, market=MARKET_NAMES[market], goods=good_goods(count),
         prices=plus_list(prices), earned=earned,
     )
     lines.append(say(sold, C.SELLING))
@@ -171,7 +171,7 @@ def check_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None)
         if bank.goods[source] < kind.trade:
             raise IllegalMove(
                 says(
-                    "converts_exactly", name=kind.term, trade=kind.trade, source=market_name(source), goods=good_goods(kind.trade),
+                    "converts_exactly", name=kind.term, trade=kind.trade, source=MARKET_NAMES[source], goods=good_goods(kind.trade),
                     seat=state.names[seat], held=bank.goods[source],
                 ),
                 C.PRODUCING,
@@ -199,8 +199,8 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
         lines.append(
             say(
                 says(
-                    "converts", seat=state.names[seat], name=kind.term, trade=kind.trade, source=market_name(source),
-                    goods=good_goods(kind.trade), got=got, into=market_name(into), goods_got=good_goods(got), bonus=guild, short=short,
+                    "converts", seat=state.names[seat], name=kind.term, trade=kind.trade, source=MARKET_NAMES[source],
+                    goods=good_goods(kind.trade), got=got, into=MARKET_NAMES[into], goods_got=good_goods(got), bonus=guild, short=short,
                 ),
                 C.PRODUCING,
             )
@@ -213,7 +213,7 @@ def do_produce(state: MoneyMakerState, seat: int, raw: str, into: str | None, li
             state.natural[market] -= got
             bank.goods[market] += got
             parts.append(
-                says("count_market", count=got, market=market_name(market)) + (says("reserve_had_only", got=got) if got < want else "")
+                says("count_market", count=got, market=MARKET_NAMES[market]) + (says("reserve_had_only", got=got) if got < want else "")
             )
         guild = says("guild_bonus") if bonus else ""
         lines.append(

@@ -16,15 +16,54 @@ pages' in :mod:`page_words`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
+from companion import languages
 from companion.games.money_maker.hint_words import HINT_SAYS
 from companion.games.money_maker.host_words import HOST_SAYS
 from companion.games.money_maker.page_words import PAGE_NAMES, PAGE_SAYS
-from companion.messages import CORE, Catalog
+from companion.messages import CORE, PIECE, Catalog, Said
+
+#: the fields of a template that hold a code's English name (``MARKET_NAMES["consumer"]``),
+#: and the kind of code: stored as that English word (what earlier versions stored too)
+CODE_FIELDS: Mapping[str, str] = {"market": "market", "source": "market", "into": "market", "standing": "standing"}
+
+
+class MoneyMakerWords(Catalog):
+    """Money Maker's catalog.  A sentence keeps a market's or a standing's
+    English name as a value (``market="consumer"``: what every stored line
+    holds); said or drawn in another language, that name is said as the
+    code's name in it (``consommation``), and the dice's verb
+    (``shows_show``) as that language's piece.  In English nothing changes."""
+
+    def shown(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``values`` as a template shows them in the language spoken."""
+        lang = languages.current()
+        if lang == languages.SOURCE:
+            return values
+        out = dict(values)
+        for field, kind in CODE_FIELDS.items():
+            value = out.get(field)
+            if isinstance(value, str) and not isinstance(value, Said):
+                code = next((c for c, english in self.names.get(kind, {}).items() if english == value), None)
+                if code is not None:
+                    out[field] = self._named(kind, code) or value
+        verb = out.get("shows_show")
+        piece = self.pieces_in.get(lang, {}).get(PIECE + "shows_show")
+        if verb in ("shows", "show") and not isinstance(verb, Said) and piece is not None:
+            out["shows_show"] = piece(1 if verb == "shows" else 2)
+        return out
+
+    def says(self, key: str, /, **values: object) -> Said:
+        return Said(self.template(key, values.get("count")).format(**self.shown(values)), key, values)
+
+    def say_drawn(self, key: str, args: dict[str, Any]) -> str:
+        return super().say_drawn(key, dict(self.shown(args)) if key in self.templates else args)
+
 
 # counts and lists, written before they go into a template --------------------------
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
-WORDS = Catalog("money-maker", {}, parent=CORE)
+WORDS = MoneyMakerWords("money-maker", {}, parent=CORE)
 
 
 @WORDS.piece
@@ -47,7 +86,6 @@ def die_dice(count: int) -> str:
     return "die" if count == 1 else "dice"
 
 
-@WORDS.piece
 def shows_show(count: int) -> str:
     """The verb after dice: ``the die shows``, ``the dice show``."""
     return "shows" if count == 1 else "show"
@@ -158,18 +196,6 @@ MARKET_NAMES: Mapping[str, str] = {"production": "production", "consumer": "cons
 STANDING_NAMES: Mapping[str, str] = {
     "unsettled": "unsettled", "solvent": "solvent", "insolvent": "insolvent", "degraded": "degraded", "bankrupt": "bankrupt",
 }
-
-
-def market_name(code: str) -> str:
-    """A market's name, said in the language spoken (stored as its code)."""
-    return WORDS.name("market", code)
-
-
-def standing_name(code: str) -> str:
-    """A bank's standing in a bank run, said in the language spoken (stored as its code)."""
-    return WORDS.name("standing", code)
-
-
 #: who sent a command that is a seat's, by the kind of actor (``ActorKind`` values)
 ACTOR_NAMES: Mapping[str, str] = {"host": "host", "chance": "chance"}
 
