@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion import jsontext, store_words
+from companion import jsontext, languages, store_words
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path
 from companion.errors import Refusal
@@ -57,9 +58,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return handler(args)
+        with languages.speaking(cli_language(getattr(args, "lang", None))):
+            return handler(args)
     except BrokenPipeError:
         return 0
+
+
+def cli_language(chosen: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """What a command says its sentences in: ``--lang``, else the locale
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them: ``fr_FR.UTF-8``
+    is French), else English."""
+    if chosen:
+        return languages.known(chosen) or languages.SOURCE
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return languages.known(value.split(".", 1)[0]) or languages.SOURCE
+    return languages.SOURCE
 
 
 def _command_of(arguments: Sequence[str]) -> str | None:
@@ -81,6 +97,8 @@ def build_parser(extensions: bool = True) -> argparse.ArgumentParser:
     play.add_argument("script", type=Path, help="a JSON script (see docs/)")
     play.add_argument("--db", type=Path, help="keep the table in this SQLite file")
     play.add_argument("--text", action="store_true", help="print the log and scores as text")
+    play.add_argument("--lang", choices=sorted(languages.LANGUAGES),
+                      help="the language of the lines and scores (default: the locale, LANG)")
     play.set_defaults(handler=cmd_play)
 
     games = sub.add_parser("games", help="list the games and their rules options")

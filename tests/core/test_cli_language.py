@@ -1,0 +1,37 @@
+"""companion play --lang and the locale (issue 31, item 3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import cli_language, main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "muell-money.json"
+
+
+@pytest.mark.parametrize(("chosen", "env", "lang"), [
+    ("fr", {"LANG": "en_GB.UTF-8"}, "fr"),
+    (None, {"LANG": "fr_FR.UTF-8"}, "fr"),
+    (None, {"LC_ALL": "fr_CA.UTF-8", "LANG": "en_US.UTF-8"}, "fr"),
+    (None, {"LC_ALL": "C.UTF-8", "LANG": "fr_FR.UTF-8"}, "en"),
+    (None, {"LANG": "de_DE.UTF-8"}, "en"),
+    (None, {}, "en"),
+])
+def test_a_command_speaks_lang_else_the_locale_else_english(chosen: str | None, env: dict[str, str], lang: str) -> None:
+    assert cli_language(chosen, env) == lang
+
+
+def test_play_in_french_plays_the_same_game_in_french_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", str(EXAMPLE), "--lang", "en"]) == 0
+    english = json.loads(capsys.readouterr().out)
+    assert main(["play", str(EXAMPLE), "--lang", "fr"]) == 0
+    french = json.loads(capsys.readouterr().out)
+    assert french["table"]["state_no"] == english["table"]["state_no"] and french["table"]["over"]
+    assert french["rejections"] == english["rejections"] == []
+    text_fr = json.dumps(french["log"], ensure_ascii=False)
+    text_en = json.dumps(english["log"], ensure_ascii=False)
+    assert "Élimination des déchets" in text_fr and "Élimination des déchets" not in text_en
+    assert french["table"]["status"] != english["table"]["status"]
