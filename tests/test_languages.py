@@ -12,7 +12,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from companion import extract, languages
+from companion import languages
 from companion.messages import Catalog, Said
 
 LOCALE = languages.LOCALE_DIR
@@ -36,9 +36,9 @@ def _read(path: Path) -> Any:
         return read_po(f)
 
 
-def _extracted(domain: str) -> set[tuple[str, Any]]:
-    found = extract_from_file(extract.catalog, str(ROOT / SOURCES[domain]), options={"domain": domain})
-    out: set[tuple[str, Any]] = set()
+def _extracted(domain: str) -> set[tuple[str | None, Any]]:
+    found = extract_from_file("companion.extract:catalog", str(ROOT / SOURCES[domain]), options={"domain": domain})
+    out: set[tuple[str | None, Any]] = set()
     for _line, message, _comments, context in found:
         out.add((context, message))
     return out
@@ -143,7 +143,7 @@ def test_extraction_reads_a_pot_babel_can_write() -> None:
 
     pot = PoCatalog()
     for line, message, comments, context in extract_from_file(
-            extract.catalog, str(ROOT / SOURCES["core"]), options={"domain": "core"}):
+            "companion.extract:catalog", str(ROOT / SOURCES["core"]), options={"domain": "core"}):
         pot.add(message, None, [(SOURCES["core"], line)], auto_comments=comments, context=context)
     out = io.BytesIO()
     write_po(out, pot)

@@ -26,6 +26,7 @@ from companion.commands import CHANCE, HOST, Command
 from companion.errors import IllegalMove
 from companion.games import GAMES, get_game
 from companion.games.base import TABLE_SCREEN, seat_viewer
+from companion.languages import English
 from companion.messages import Catalog
 from companion.record import open_record, read_record
 from companion.store import (
@@ -109,9 +110,12 @@ def test_every_record_of_the_corpus_opens(path: Path) -> None:
         assert log and all(line["text"] for entry in log for line in entry["lines"])
 
 
-def reworded(catalog: Catalog) -> dict[str, str]:
+def reworded(catalog: Catalog) -> dict[str, English]:
     """Every template of ``catalog`` with other words (the same fields)."""
-    return {key: "«" + text.replace("the ", "THE ").replace(" is ", " IS ") + "»"
+    def other(text: str) -> str:
+        return "«" + text.replace("the ", "THE ").replace(" is ", " IS ") + "»"
+
+    return {key: (other(text[0]), other(text[1])) if isinstance(text, tuple) else other(text)
             for key, text in catalog.templates.items()}
 
 

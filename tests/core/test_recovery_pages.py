@@ -116,7 +116,7 @@ def spared(path: Path, destroyed: set[int]) -> Spared:
                 if page not in destroyed and not overflow.get(f"{leaf_path}{cell:03x}", set()) & destroyed:
                     kept[name].append(row)
         assert next(rows, None) is None
-    return Spared(frozenset((str(t), int(s)) for t, s in kept["log"]),
+    return Spared(frozenset((str(t), int(str(s))) for t, s in kept["log"]),
                   frozenset(str(r[0]) for r in kept["tables"]), steps)
 
 

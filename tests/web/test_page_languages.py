@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from companion import languages
 from companion.table import Room
 
-from .conftest import JOIN, csrf, csrf_in, first_event, login, make_app, open_table, phone
+from .conftest import JOIN, csrf, csrf_in, first_event, login, make_app, phone
 
 MARK = "«fr»"
 
