@@ -1,6 +1,9 @@
 """What the companion says about its storage (the SD card), in one place:
 the phones, the host page, the table screen and the command line all use
-these words (a French interface will follow)."""
+these words.  What the screens show is said in the language spoken: the
+pages' gettext domain ``web`` holds it (:data:`CATALOG_TABLES`, each
+sentence under ``store.<table>.<key>`` as its context; web/common.py says
+them); what only the command line and the log say stays in English."""
 
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ BANNER_TITLE = {
 #: the banner's title after a damaged store was set aside at start
 NOTICE_TITLE = "The companion's store was damaged"
 HIDE_NOTICE = "Hide this message"
+#: the host's warning's title while space runs low
+LOW_TITLE = "Storage almost full"
 
 LOW_SPACE = (
     "The companion's storage is almost full ({free} free). Free some space on the card soon "
@@ -81,3 +86,15 @@ NO_FRESH_STORE = (
     "The store {damaged} cannot be used ({why}), and no fresh store could be made beside it "
     "({fresh_why}). Nothing can be recorded until the card is checked (companion doctor)."
 )
+
+#: what every screen shows, extracted into the pages' domain ``web``
+#: (companion/extract.py, ``make catalogs``): context ``store.<table>.<key>``
+CATALOG_TABLES = {
+    "domain": "web",
+    "tables": {
+        "store.refused.": REFUSED,
+        "store.banner.": BANNER_TITLE,
+        "store.": {"notice_title": NOTICE_TITLE, "hide_notice": HIDE_NOTICE,
+                   "low_title": LOW_TITLE, "low_space": LOW_SPACE},
+    },
+}

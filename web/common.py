@@ -38,10 +38,12 @@ from companion import languages, store_words
 from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
 from companion.table import Table
+from web import i18n
 from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, colours_by_name, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
+from web.i18n import N_, _, said
 from web.live import (
     SHARED_CSRF,
     ChannelSpec,
@@ -81,7 +83,7 @@ from web.seeds import blocks as seed_blocks
 from web.server import TAKE
 from web.views import unshown
 
-STALE_MESSAGE = "Someone moved first: here is the table now."
+STALE_MESSAGE = N_("Someone moved first: here is the table now.")
 T = TypeVar("T")
 
 #: one line per request (method, path, status, milliseconds) when the app
@@ -120,7 +122,7 @@ def _check_csrf() -> None:
     if request.method != "POST":
         return
     if not csrf_matches(request.form.get("csrf", "")):
-        abort(400, description="This form is out of date (or came from another site). Reload the page and try again.")
+        abort(400, description=_("This form is out of date (or came from another site). Reload the page and try again."))
 
 
 # answering -------------------------------------------------------------------------
@@ -138,9 +140,9 @@ def answer(status: int, message: str, code: str, back: str, *, category: str | N
         resp.status_code = status
         return resp
     if status == 400:
-        return message_page("That did not work", message, back, status=400)
+        return message_page(_("That did not work"), message, back, status=400)
     if status in (503, 507):  # the store refused: a page of its own, with the status
-        return message_page("Nothing was recorded", message, back, status=status)
+        return message_page(_("Nothing was recorded"), message, back, status=status)
     flash(message, category or ("ok" if status == 200 else "refused"))
     return redirect(back, code=303)
 
@@ -238,6 +240,9 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
     # a board is drawn once per distinct view, an address built once (web/memo.py)
     app.jinja_env.add_extension(MemoExtension)
     app.jinja_env.add_extension(PartExtension)
+    # the pages' own words: the gettext domain ``web`` in the language spoken (web/i18n.py)
+    i18n.install(app.jinja_env)
+    app.jinja_env.globals["language"] = languages.current
     app.jinja_env.globals["board_key"] = board_key
     app.jinja_env.globals["log_entry_key"] = log_entry_key
     app.jinja_env.globals["part_key"] = part_key
@@ -265,20 +270,36 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
             resp = jsonify({"ok": False, "code": str(status), "message": text})
             resp.status_code = status
             return resp
-        return message_page(f"{status}: {err.name}", text, request.referrer, status)
+        return message_page(f"{status}: {http_name(status, err.name)}", text, request.referrer, status)
 
     @app.errorhandler(StoreUnavailable)
     def _store_unavailable(err: StoreUnavailable) -> BaseResponse:
         store_log.warning("a write was refused by the store (%s): %s", err.kind, err.detail)
-        return answer(err.status, err.message, err.code, request.referrer or "/")
+        return answer(err.status, refused_words(err.kind), err.code, request.referrer or "/")
 
     @app.errorhandler(Refusal)
     def _refusal(err: Refusal) -> BaseResponse:
         if err.code == "unknown-table":
             if wants_json():
                 return answer(404, str(err), err.code, "/")
-            return message_page("No such table", str(err), "/", 404)
+            return message_page(_("No such table"), str(err), "/", 404)
         return answer(400, str(err), err.code, request.referrer or "/")
+
+
+def http_name(status: int, name: str) -> str:
+    """An error page's title: the status's name in the language spoken."""
+    names = {
+        400: _("Bad Request"), 403: _("Forbidden"), 404: _("Not Found"), 405: _("Method Not Allowed"),
+        409: _("Conflict"), 413: _("Request Entity Too Large"), 422: _("Unprocessable Entity"),
+        429: _("Too Many Requests"), 500: _("Internal Server Error"), 503: _("Service Unavailable"),
+    }
+    return names.get(status, name) if name == _ENGLISH_NAMES.get(status) else name
+
+
+#: Werkzeug's names of the statuses :func:`http_name` says
+_ENGLISH_NAMES = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict",
+                  413: "Request Entity Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
+                  500: "Internal Server Error", 503: "Service Unavailable"}
 
 
 def clock(at: Any) -> str:
@@ -333,15 +354,23 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
     health = dash().room.store.health()
     notice = dash().store_notice
     if notice is not None and not health.refusing:
-        return {"kind": "notice", "title": store_words.NOTICE_TITLE, "text": notice,
-                "hide": store_words.HIDE_NOTICE}
+        return {"kind": "notice", "title": said("store.notice_title", store_words.NOTICE_TITLE), "text": notice,
+                "hide": said("store.hide_notice", store_words.HIDE_NOTICE)}
     if health.refusing:
-        text = store_words.REFUSED[health.state] + (f" {notice}" if notice else "")
-        return {"kind": health.state, "title": store_words.BANNER_TITLE[health.state], "text": text}
+        text = refused_words(health.state) + (f" {notice}" if notice else "")
+        return {"kind": health.state, "text": text,
+                "title": said(f"store.banner.{health.state}", store_words.BANNER_TITLE[health.state])}
     if health.state == "low" and host:
-        return {"kind": "low", "title": "Storage almost full",
-                "text": store_words.LOW_SPACE.format(free=health.free_text())}
+        return {"kind": "low", "title": said("store.low_title", store_words.LOW_TITLE),
+                "text": said("store.low_space", store_words.LOW_SPACE, free=health.free_text())}
     return None
+
+
+def refused_words(kind: str) -> str:
+    """What every screen says of a write the store refused (``full``,
+    ``read-only``, ``failing``), in the language spoken."""
+    kind = kind if kind in store_words.REFUSED else "failing"
+    return said(f"store.refused.{kind}", store_words.REFUSED[kind])
 
 
 def banner_key(host: bool = False) -> Hashable:
@@ -399,18 +428,18 @@ def perform(table: Table, actor: Actor, form: Any, source: str) -> Result:
     except FormError as err:
         return Result(400, "bad-form", str(err))
     if dash().finished(table):
-        return Result(409, "over", "The game is over: nothing more can be done at this table.")
+        return Result(409, "over", _("The game is over: nothing more can be done at this table."))
     if posted.state_no != table.state_no:
-        return Result(409, "stale", STALE_MESSAGE)
+        return Result(409, "stale", _(STALE_MESSAGE))
     hint = find_hint(table.actions(actor), posted.command, posted.args)
     if hint is None:
-        return Result(409, "gone", "That action is not offered now: here is the table now.")
+        return Result(409, "gone", _("That action is not offered now: here is the table now."))
     try:
         values = field_values(hint, form)
     except FormError as err:
         return Result(400, "bad-form", str(err))
     if hint.get("moves_money") and not posted.confirmed:
-        return Result(409, "confirm", f"Please confirm: {hint['label']}", confirm=str(hint["label"]))
+        return Result(409, "confirm", _("Please confirm: {label}", label=hint["label"]), confirm=str(hint["label"]))
     hook = software_hook(table, actor, hint)
     if hook is not None:
         drawn = hook(table.state)
@@ -445,7 +474,7 @@ def submit(table: Table, command: Command) -> Result:
         store_log.warning("a command was refused by the store (%s): %s", err.kind, err.detail)
         return Result(err.status, err.code, err.message)
     except StaleState:
-        return Result(409, "stale", STALE_MESSAGE)
+        return Result(409, "stale", _(STALE_MESSAGE))
     except InvalidCommand as err:
         return Result(400, err.code, str(err), rule=err.rule.to_json() if err.rule else None, reason=err.message)
     except Refusal as err:
@@ -669,9 +698,9 @@ def stream(
     take = environ.get(TAKE)
     if wants_websocket(environ):
         if take is None:
-            abort(400, description="This server keeps no WebSocket open: the page uses its event stream.")
+            abort(400, description=_("This server keeps no WebSocket open: the page uses its event stream."))
         if not same_origin(environ):
-            abort(403, description="A page of another site may not open this live connection.")
+            abort(403, description=_("A page of another site may not open this live connection."))
         head = ws_accept(environ)
         if isinstance(head, str):
             abort(400, description=head)
@@ -729,14 +758,14 @@ def live_act(act_url: str, allowed: Callable[[], str | None], actor_of: Callable
 
     def act(url: str, form: Any) -> Mapping[str, Any]:
         if url != act_url:
-            return {"ok": False, "code": "bad-form", "message": "That form is not sent this way: reload the page."}
+            return {"ok": False, "code": "bad-form", "message": _("That form is not sent this way: reload the page.")}
         refused = allowed()
         if refused:
             return {"ok": False, "code": "403", "message": refused}
         if not hmac.compare_digest(str(form.get("csrf", "")).encode("utf-8", "surrogatepass"),
                                    token.encode("utf-8", "surrogatepass")):
-            return {"ok": False, "code": "400", "message": "This form is out of date (or came from another site). "
-                    "Reload the page and try again."}
+            return {"ok": False, "code": "400", "message": _("This form is out of date (or came from another site). "
+                    "Reload the page and try again.")}
         actor = actor_of(form)
         if isinstance(actor, str):
             return {"ok": False, "code": "bad-form", "message": actor}

@@ -55,6 +55,7 @@ from web.common import (
     wants_json,
 )
 from web.forms import FormError, read_state_no
+from web.i18n import _
 from web.lookback import render_look, step_base
 from web.memo import board_key, log_part_key
 from web.parts import LiveDrawing, LivePage
@@ -78,7 +79,7 @@ def host_only(view: F) -> F:
         if not is_host():
             if request.method == "GET" and not wants_json():
                 return redirect(url_for("host.login", next=request.path))
-            abort(403, description="Only the host may do that: log in with the host PIN.")
+            abort(403, description=_("Only the host may do that: log in with the host PIN."))
         return view(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -92,7 +93,7 @@ def login() -> BaseResponse:
     if request.method == "POST":
         who = request.remote_addr or "?"
         if d.pin_guard.locked(who):
-            abort(429, description="Too many wrong PINs: wait a minute.")
+            abort(429, description=_("Too many wrong PINs: wait a minute."))
         if d.pin_ok(str(request.form.get("pin", ""))[:20]):
             d.pin_guard.passed(who)
             session["host"] = d.host_logins.grant()
@@ -113,7 +114,7 @@ def safe_next(raw: str) -> str:
     if any(ch in raw for ch in "\\?#") or any(ord(ch) < 33 for ch in raw) or "/." in raw:
         return home
     try:
-        endpoint, _ = current_app.url_map.bind("localhost").match(raw, method="GET")
+        endpoint, _values = current_app.url_map.bind("localhost").match(raw, method="GET")
     except HTTPException:  # NotFound, MethodNotAllowed, RequestRedirect
         return home
     return raw if str(endpoint).startswith("host.") and endpoint != "host.login" else home
@@ -203,7 +204,7 @@ def create_table() -> BaseResponse:
     key = str(request.form.get("game", ""))
     games = {g.key: g for g in loadable_games()[0]}
     if key not in games:
-        abort(400, description="Pick one of the games.")
+        abort(400, description=_("Pick one of the games."))
     game = games[key]
     seats: list[dict[str, str]] = []
     for i in range(game.max_seats):
@@ -446,7 +447,7 @@ def table_stream(table_id: str) -> Response:
         return None if d.host_logins.valid(login) else to_login
 
     def allowed() -> str | None:
-        return None if d.host_logins.valid(login) else "The host's login has ended: log in again."
+        return None if d.host_logins.valid(login) else _("The host's login has ended: log in again.")
 
     act_url = url_for("host.act", table_id=table.id)
     static = host_static(table)
@@ -459,7 +460,7 @@ def _form_actor(form: Any) -> Actor | str:
     """Who a host page's form acts as: the host, or chance (else why not)."""
     named = str(form.get("actor", "host"))
     actor = FORM_ACTORS.get(named)
-    return actor if actor is not None else f"The host's forms act as the host or as chance, not as {named[:30]!r}."
+    return actor if actor is not None else _("The host's forms act as the host or as chance, not as {named}.", named=repr(named[:30]))
 
 
 def _back(table: Table) -> str:
@@ -487,9 +488,9 @@ def _over_or_stale(table: Table, state_no: int) -> BaseResponse | None:
     """The 409 for chance entered by hand too late: the game is over, or the
     form was made for an older state; None while it still applies."""
     if dash().finished(table):
-        return answer(409, "The game is over.", "over", _back(table))
+        return answer(409, _("The game is over."), "over", _back(table))
     if state_no != table.state_no:
-        return answer(409, STALE_MESSAGE, "stale", _back(table))
+        return answer(409, _(STALE_MESSAGE), "stale", _back(table))
     return None
 
 
@@ -503,7 +504,7 @@ def dice(table_id: str) -> BaseResponse:
     game = table.game
     dice_now = game.dice_to_roll(table.state)
     if not dice_now:
-        return answer(422, f"{game.title} is not waiting for a dice roll now.", "illegal", _back(table))
+        return answer(422, _("{game} is not waiting for a dice roll now.", game=game.title), "illegal", _back(table))
     software = request.form.get("software") == "1"
     faces: list[DieFace] = []
     for i, die in enumerate(dice_now):
@@ -514,7 +515,7 @@ def dice(table_id: str) -> BaseResponse:
             if not face and die.optional:
                 continue  # left in the box, as the game allows now
             if face not in die.faces:
-                abort(400, description=f"Pick a face of the {die.name} die ({', '.join(die.faces)}).")
+                abort(400, description=_("Pick a face of the {die} die ({faces}).", die=die.name, faces=", ".join(die.faces)))
         faces.append(DieFace(die.name, face))
     try:
         base = game.dice_command(table.state, faces)
@@ -534,14 +535,14 @@ def card(table_id: str) -> BaseResponse:
     kinds = {k.code: k for k in table.card_kinds()}
     code = str(request.form.get("card", ""))
     if code not in kinds:
-        abort(400, description="Pick one of the cards.")
+        abort(400, description=_("Pick one of the cards."))
     name = kinds[code].name
     try:
         copy_no = int(str(request.form.get("copy", "1") or 1))
     except ValueError:
-        abort(400, description="The copy must be a whole number.")
+        abort(400, description=_("The copy must be a whole number."))
     if not 1 <= copy_no <= kinds[code].copies:
-        abort(400, description=f"{name} has copies 1 to {kinds[code].copies}.")
+        abort(400, description=_("{card} has copies 1 to {copies}.", card=name, copies=kinds[code].copies))
     try:
         base = table.game.card_command(table.state, code, copy_no)
     except Refusal as err:
@@ -556,15 +557,15 @@ def hardware_roll() -> BaseResponse:
     hw = dash().hardware
     back = request.referrer or url_for("host.home")
     if hw is None:
-        return answer(422, "No dice hardware is running.", "no-hardware", back)
+        return answer(422, _("No dice hardware is running."), "no-hardware", back)
     table = dash().current()
     if not can_roll_now(table):
-        return answer(422, "The table on the table screen is not waiting for a dice roll.", "illegal", back)
+        return answer(422, _("The table on the table screen is not waiting for a dice roll."), "illegal", back)
     try:
         hw.roll_now()
     except Exception as err:
-        return answer(422, f"The dice input could not roll: {err}", "hardware", back)
-    return answer(200, "Rolled.", "ok", back)
+        return answer(422, _("The dice input could not roll: {why}", why=err), "hardware", back)
+    return answer(200, _("Rolled."), "ok", back)
 
 
 def _confirmed() -> bool:
@@ -579,26 +580,26 @@ def undo(table_id: str) -> BaseResponse:
     try:
         count = int(str(request.form.get("count", "1") or 1))
     except ValueError:
-        abort(400, description="Undo how many moves? A whole number.")
+        abort(400, description=_("Undo how many moves? A whole number."))
     if dash().provisional_end(table):
-        return answer(409, "The host ended this game; it cannot be undone any more.", "over", _back(table))
+        return answer(409, _("The host ended this game; it cannot be undone any more."), "over", _back(table))
     most = min(table.recent_moves(0)[0], UNDO_LIMIT)
     if most == 0:
-        return answer(422, "There is nothing to undo.", "illegal", _back(table))
+        return answer(422, _("There is nothing to undo."), "illegal", _back(table))
     if not 1 <= count <= most:
-        abort(400, description=f"Undo 1 to {most} moves at a time"
-              + (f" (at most {UNDO_LIMIT})." if most == UNDO_LIMIT else f" (there are {most} moves to undo)."))
+        abort(400, description=_("Undo 1 to {most} moves at a time (at most {limit}).", most=most, limit=UNDO_LIMIT)
+              if most == UNDO_LIMIT else _("Undo 1 to {most} moves at a time (there are {most} moves to undo).", most=most))
     reason = str(request.form.get("reason", "")).strip()
     if len(reason) > MAX_REASON:
-        abort(400, description=f"The reason is longer than {MAX_REASON} characters.")
+        abort(400, description=_("The reason is longer than {most} characters.", most=MAX_REASON))
     if not _confirmed():
-        return result_answer(Result(409, "confirm", "", confirm=f"Undo the last {count} move(s)"), _back(table))
+        return result_answer(Result(409, "confirm", "", confirm=_("Undo the last {count} move(s)", count=count)), _back(table))
     try:
         accepted = table.undo(count, state_no=state_no, reason=reason)
     except StoreUnavailable as err:
         return answer(err.status, err.message, err.code, _back(table))
     except StaleState:
-        return answer(409, STALE_MESSAGE, "stale", _back(table))
+        return answer(409, _(STALE_MESSAGE), "stale", _back(table))
     except Refusal as err:
         return answer(422, str(err), err.code, _back(table))
     return answer(200, " ".join(e.text for e in accepted.explanations), "ok", _back(table),
@@ -616,28 +617,28 @@ def end(table_id: str) -> BaseResponse:
     table = d.room.get(table_id)
     back = _back(table)
     if d.finished(table):
-        return answer(409, "This game is over already.", "over", back)
+        return answer(409, _("This game is over already."), "over", back)
     hint = next((h for h in table.actions(HOST) if h["command"] == "end"), None)
     if hint is None:
         if not _confirmed():
-            return result_answer(Result(409, "confirm", "", confirm="End this game now and score it"), back)
+            return result_answer(Result(409, "confirm", "", confirm=_("End this game now and score it")), back)
         try:
             d.end_by_host(table)
         except SetupError as err:
             return answer(409, str(err), "over", back)
-        return answer(200, f"The table is closed. {table.game.title} has no end command of its own, so the "
-                      "score sheet is provisional.", "ok", back)
+        return answer(200, _("The table is closed. {game} has no end command of its own, so the "
+                        "score sheet is provisional.", game=table.game.title), "ok", back)
     try:
         state_no = read_state_no(request.form)
     except FormError as err:
         return answer(400, str(err), "bad-form", back)
     if state_no != table.state_no:
-        return answer(409, STALE_MESSAGE, "stale", back)
+        return answer(409, _(STALE_MESSAGE), "stale", back)
     if not hint.get("enabled", True):
         return answer(422, str(hint.get("reason") or "The game cannot be ended now."), "illegal", back)
     reason = str(request.form.get("reason", "")).strip()
     if len(reason) > MAX_REASON:
-        return answer(400, f"The reason is longer than {MAX_REASON} characters.", "bad-form", back)
+        return answer(400, _("The reason is longer than {most} characters.", most=MAX_REASON), "bad-form", back)
     if not _confirmed():
         return result_answer(Result(409, "confirm", "", confirm=str(hint["label"])), back)
     args: dict[str, Any] = dict(hint.get("args", {}))
@@ -655,7 +656,7 @@ def end(table_id: str) -> BaseResponse:
 def hide_store_notice() -> BaseResponse:
     """The host has read what happened to the damaged store: the screens stop showing it."""
     dash().hide_store_notice()
-    return answer(200, "Hidden.", "ok", request.referrer or url_for("host.home"))
+    return answer(200, _("Hidden."), "ok", request.referrer or url_for("host.home"))
 
 
 @bp.post("/t/<table_id>/show")
@@ -663,7 +664,7 @@ def hide_store_notice() -> BaseResponse:
 def show(table_id: str) -> BaseResponse:
     table = dash().room.get(table_id)
     dash().show(table.id)
-    return answer(200, "The table screen now shows this table.", "ok", _back(table))
+    return answer(200, _("The table screen now shows this table."), "ok", _back(table))
 
 
 @bp.post("/t/<table_id>/free/<int:seat>")
@@ -671,9 +672,9 @@ def show(table_id: str) -> BaseResponse:
 def free(table_id: str, seat: int) -> BaseResponse:
     table = dash().room.get(table_id)
     if not 0 <= seat < len(table.seat_names):
-        abort(400, description="There is no such seat.")
+        abort(400, description=_("There is no such seat."))
     dash().free_seat(table, seat)
-    return answer(200, f"{table.seat_names[seat]}'s seat is free: a phone can join it now.", "ok", _back(table))
+    return answer(200, _("{seat}'s seat is free: a phone can join it now.", seat=table.seat_names[seat]), "ok", _back(table))
 
 
 #: the audited line an export of a running game writes into the log
@@ -690,9 +691,9 @@ def export(table_id: str) -> BaseResponse:
     running = not dash().finished(table)
     if running:
         if request.method != "POST" or not _confirmed():
-            label = (f"Export the game record of {table.game.title} {table.id} now? The game is running and the "
-                     "record holds every seat's secrets (hidden money, hands). The table screen and every phone "
-                     "will read that you exported it.")
+            label = _("Export the game record of {game} {table} now? The game is running and the "
+                      "record holds every seat's secrets (hidden money, hands). The table screen and every phone "
+                      "will read that you exported it.", game=table.game.title, table=table.id)
             html = render_template("confirm.html", label=label, form=request.form, action=request.path,
                                    back=_back(table))
             return Response(html, status=200, mimetype="text/html")
@@ -744,19 +745,22 @@ def tv(table_id: str) -> BaseResponse:
     back = request.referrer if (request.referrer or "").startswith(request.host_url) else _back(table)
     if request.form.get("live"):
         d.show_live(table)
-        return answer(200, "The table screen shows the live table again.", "ok", back)
+        return answer(200, _("The table screen shows the live table again."), "ok", back)
     try:
         step = int(str(request.form.get("step", "")))
     except ValueError:
-        abort(400, description="Which step? A whole number.")
+        abort(400, description=_("Which step? A whole number."))
     if not 1 <= step <= table.state_no:
-        abort(400, description=f"The log has steps 1 to {table.state_no}.")
+        abort(400, description=_("The log has steps 1 to {last}.", last=table.state_no))
     side = "before" if request.form.get("side") == "before" else "after"
     if d.current_id != table.id:
         d.show(table.id)
     d.show_step(table, step, side)
-    return answer(200, f"The table screen shows the table {side} step {step}, marked as a look back, "
-                       "until you go back to live or the next move.", "ok", back)
+    said = (_("The table screen shows the table before step {step}, marked as a look back, "
+              "until you go back to live or the next move.", step=step) if side == "before" else
+            _("The table screen shows the table after step {step}, marked as a look back, "
+              "until you go back to live or the next move.", step=step))
+    return answer(200, said, "ok", back)
 
 
 # opened game records -------------------------------------------------------------------------
@@ -767,8 +771,8 @@ def _allow_record(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if endpoint == "host.import_record" and is_host():
         request.max_content_length = MAX_RECORD_BYTES + 64 * 1024
         if request.content_length is not None and request.content_length > MAX_RECORD_BYTES + 64 * 1024:
-            abort(413, description=f"The file is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB: "
-                                   "it is not a game record.")
+            abort(413, description=_("The file is larger than {mb} MB: it is not a game record.",
+                                     mb=MAX_RECORD_BYTES // (1024 * 1024)))
 
 
 @bp.post("/import")
@@ -778,7 +782,7 @@ def import_record() -> BaseResponse:
     upload = request.files.get("record")
     back = url_for("host.home")
     if upload is None or not upload.filename:
-        return answer(400, "Choose a game record file (exported from a host page) to open.", "bad-form", back)
+        return answer(400, _("Choose a game record file (exported from a host page) to open."), "bad-form", back)
     name = upload.filename[-80:]
     data = upload.read(MAX_RECORD_BYTES + 1)
     try:
@@ -786,7 +790,7 @@ def import_record() -> BaseResponse:
         table = open_record(opened)
         today = open_record(opened, table.id + "-t", today=True) if table.divergence is not None else None
     except RecordError as err:
-        return message_page("This record cannot be opened", str(err), back, 422)
+        return message_page(_("This record cannot be opened"), str(err), back, 422)
     if today is not None:  # what today's rules make of it, one link away
         today.today_of = table.id
         dash().add_record(today)

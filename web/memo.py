@@ -43,6 +43,7 @@ from jinja2 import nodes
 from jinja2.ext import Extension
 from jinja2.parser import Parser
 
+from companion import languages
 from companion.messages import Said, SeatName
 
 #: parts kept at once (boards a few KB, log entries and forms under one)
@@ -57,18 +58,30 @@ URLS_KEPT = 1024
 
 class _Lru:
     """Least recently used first out, past ``limit`` items or, with
-    ``max_chars``, past that many characters of text held."""
+    ``max_chars``, past that many characters of text held.  With
+    ``by_language`` (the parts of pages: their words are said in the
+    language spoken), a key is kept apart per language: a part drawn in
+    French is never found for an English page (English keys stay as given)."""
 
-    def __init__(self, limit: int, max_chars: int | None = None) -> None:
+    def __init__(self, limit: int, max_chars: int | None = None, by_language: bool = False) -> None:
         self.limit = limit
         self.max_chars = max_chars
+        self.by_language = by_language
         self.chars = 0
         self._lock = threading.Lock()
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
+    def _in_language(self, key: Any) -> Any:
+        if self.by_language:
+            lang = languages.current()
+            if lang != languages.SOURCE:
+                return (lang, key)
+        return key
+
     def get(self, key: Any) -> Any:
+        key = self._in_language(key)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
@@ -83,6 +96,7 @@ class _Lru:
             return list(self._items)
 
     def put(self, key: Any, value: Any) -> None:
+        key = self._in_language(key)
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
@@ -106,7 +120,7 @@ class MemoExtension(Extension):
 
     def __init__(self, environment: Any) -> None:
         super().__init__(environment)
-        environment.extend(memo_parts=_Lru(PARTS_KEPT, PARTS_CHARS))
+        environment.extend(memo_parts=_Lru(PARTS_KEPT, PARTS_CHARS, by_language=True))
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno

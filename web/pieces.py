@@ -12,8 +12,9 @@ only what changed.  The templates call them as globals: ``action(h, url,
 state_no, actor, veil)``, ``log_entry(entry, step_base)``, ``cite(c)``.
 
 The words a player reads here (the steppers' "one less" and "one more",
-"Look back at step") are in :data:`WORDS`, the one place a translation
-changes them.
+"Look back at step") are in :data:`WORDS`, said in the language spoken
+(the gettext domain ``web``, each under ``pieces.<key>`` as its context:
+:data:`CATALOG_TABLES` is how ``make catalogs`` finds them).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from markupsafe import Markup, escape
 
 from web.common import actor_label, csrf_token, dom_id, state_field, to_json, unique_citations
 from web.forms import FIELD_PREFIX
+from web.i18n import said
 from web.memo import action_key, field_key, form_id
 from web.veil import words
 
@@ -38,6 +40,14 @@ WORDS = {
     "up_to": "up to {high}",
     "look_back": "Look back at step {seq}",
 }
+
+#: the table above, extracted into the ``web`` domain (companion/extract.py)
+CATALOG_TABLES = {"domain": "web", "tables": {"pieces.": WORDS}}
+
+
+def _say(key: str, /, **values: Any) -> str:
+    """``WORDS[key]`` in the language spoken, filled in with ``values``."""
+    return said("pieces." + key, WORDS[key], **values)
 
 
 def _text(value: Any) -> str:
@@ -76,7 +86,7 @@ def log_entry(entry: Mapping[str, Any], step_base: Any = None) -> Markup:
     seq = entry.get("seq")
     if step_base:
         out.append(f'<a class="step-link" href="{_text(step_base)}{_text(seq)}" '
-                   f'title="{_text(WORDS["look_back"].format(seq=seq))}">#{_text(seq)}</a> ')
+                   f'title="{_text(_say("look_back", seq=seq))}">#{_text(seq)}</a> ')
     out.append(f'<span class="log-who">{_text(actor_label(entry.get("actor"), entry.get("source")))}</span>\n')
     for line in entry.get("lines") or ():
         private = " private" if "audience" in line else ""
@@ -190,11 +200,11 @@ def _number_input(f: Mapping[str, Any], veil: bool, fid: str, name: str, label: 
     low, high, default = f.get("minimum"), f.get("maximum"), f.get("default")
     value = default if default is not None else (low if low is not None else 0)
     if low is not None and high is not None:
-        span = WORDS["to"].format(low=low, high=high)
+        span = _say("to", low=low, high=high)
     elif low is not None:
-        span = WORDS["at_least"].format(low=low)
+        span = _say("at_least", low=low)
     elif high is not None:
-        span = WORDS["up_to"].format(high=high)
+        span = _say("up_to", high=high)
     else:
         span = None
     fid = _text(fid)
@@ -210,8 +220,8 @@ def _number_input(f: Mapping[str, Any], veil: bool, fid: str, name: str, label: 
             f'inputmode="numeric" name="{name}" {bounds} value="{_text(value)}" required{described}>\n'
             f'      <button type="button" class="step" data-step="1" aria-controls="{fid}" '
             f'aria-labelledby="{fid}-label {fid}-more">+</button>\n'
-            f'      <span hidden id="{fid}-less">{WORDS["one_less"]}</span>'
-            f'<span hidden id="{fid}-more">{WORDS["one_more"]}</span>\n'
+            f'      <span hidden id="{fid}-less">{_text(_say("one_less"))}</span>'
+            f'<span hidden id="{fid}-more">{_text(_say("one_more"))}</span>\n'
             f"    </span>\n{small}  </div>\n")
 
 

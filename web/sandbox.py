@@ -38,6 +38,7 @@ from web.common import (
     wants_json,
 )
 from web.host import host_only
+from web.i18n import _
 from web.memo import board_key, log_part_key
 from web.parts import LiveDrawing, LivePage
 from web.views import project
@@ -118,18 +119,18 @@ def open_sandbox(table_id: str) -> BaseResponse:
         try:
             step = int(raw)
         except ValueError:
-            return answer(400, "The step is a whole number (or empty: the table as it is now).", "bad-form", back)
+            return answer(400, _("The step is a whole number (or empty: the table as it is now)."), "bad-form", back)
         if not 0 <= step <= table.state_no:
-            return answer(400, f"This table has steps 0 to {table.state_no}.", "bad-form", back)
+            return answer(400, _("This table has steps 0 to {last}.", last=table.state_no), "bad-form", back)
     if request.form.get("confirmed") not in ("1", "yes"):
         return result_answer(
-            Result(409, "confirm", "", confirm="Open a sandbox: a what-if copy of this table. Its page shows every "
-                   "seat's hidden values (cash, gold, cards): open it when the table agrees"),
+            Result(409, "confirm", "", confirm=_("Open a sandbox: a what-if copy of this table. Its page shows every "
+                             "seat's hidden values (cash, gold, cards): open it when the table agrees")),
             back,
         )
     box = dash().sandboxes.open(table, step)
     if wants_json():
-        return answer(200, "The sandbox is open.", "ok", _page(box), extra={"goto": _page(box)})
+        return answer(200, _("The sandbox is open."), "ok", _page(box), extra={"goto": _page(box)})
     return redirect(_page(box), code=303)
 
 
@@ -155,7 +156,7 @@ def act(sandbox_id: str) -> BaseResponse:
     try:
         actor = Actor.parse(named, box.table.seat_names)
     except Refusal:
-        abort(400, description=f"A sandbox move is made by a seat, the host or chance, not {named!r}.")
+        abort(400, description=_("A sandbox move is made by a seat, the host or chance, not {named}.", named=repr(named)))
     return result_answer(perform(box.table, actor, request.form, "sandbox"), _page(box))
 
 
@@ -165,17 +166,19 @@ def position(sandbox_id: str) -> BaseResponse:
     box = _box(sandbox_id)
     text = str(request.form.get("block", ""))
     if len(text) > MAX_BLOCK:
-        return answer(400, f"The position block is longer than {MAX_BLOCK // 1024} kB.", "bad-form", _page(box))
+        return answer(400, _("The position block is longer than {kb} kB.", kb=MAX_BLOCK // 1024), "bad-form", _page(box))
     try:
         block = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as err:
-        where = f" (line {err.lineno}, column {err.colno}: {err.msg})" if isinstance(err, json.JSONDecodeError) else ""
-        return answer(422, f"The position block is not valid JSON{where}.", "position", _page(box))
+        said = (_("The position block is not valid JSON (line {line}, column {column}: {why}).",
+                  line=err.lineno, column=err.colno, why=err.msg)
+                if isinstance(err, json.JSONDecodeError) else _("The position block is not valid JSON."))
+        return answer(422, said, "position", _page(box))
     try:
         box.set_position(block)
     except Refusal as err:
         return answer(422, str(err), err.code, _page(box), extra=rule_link(err.rule.to_json() if err.rule else None))
-    return answer(200, "The position is set: try a move.", "ok", _page(box), extra={"state_no": box.table.state_no})
+    return answer(200, _("The position is set: try a move."), "ok", _page(box), extra={"state_no": box.table.state_no})
 
 
 @bp.post("/host/sandbox/<sandbox_id>/undo")
@@ -194,7 +197,7 @@ def undo(sandbox_id: str) -> BaseResponse:
 def reset(sandbox_id: str) -> BaseResponse:
     box = _box(sandbox_id)
     box.reset()
-    return answer(200, f"Back to the real table after step {box.step}; no position set.", "ok", _page(box))
+    return answer(200, _("Back to the real table after step {step}; no position set.", step=box.step), "ok", _page(box))
 
 
 @bp.post("/host/sandbox/<sandbox_id>/show")
@@ -203,7 +206,7 @@ def show(sandbox_id: str) -> BaseResponse:
     box = _box(sandbox_id)
     on = request.form.get("on", "1") == "1"
     dash().show_sandbox(box.id if on else None)
-    said = "The table screen shows the sandbox (public view)." if on else "The table screen shows the real table again."
+    said = _("The table screen shows the sandbox (public view).") if on else _("The table screen shows the real table again.")
     return answer(200, said, "ok", _page(box))
 
 
@@ -215,7 +218,7 @@ def close(sandbox_id: str) -> BaseResponse:
     if dash().tv_sandbox == box.id:
         dash().show_sandbox(None)
     dash().sandboxes.close(box.id)
-    return answer(200, "The sandbox is closed.", "ok", back)
+    return answer(200, _("The sandbox is closed."), "ok", back)
 
 
 # the table screen ------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from web.common import (
     stream,
     typed_url,
 )
+from web.i18n import _
 from web.lookback import render_look, step_base, tv_look
 from web.memo import board_key, log_part_key
 from web.parts import LiveDrawing, LivePage
@@ -162,7 +163,7 @@ def back_to_live(table_id: str) -> BaseResponse:
     """The table screen's own "Back to live" (after the host showed a past step)."""
     table = dash().room.get(table_id)
     dash().show_live(table)
-    return answer(200, "The table screen shows the live table again.", "ok",
+    return answer(200, _("The table screen shows the live table again."), "ok",
                   url_for("screen.table_screen", table_id=table.id))
 
 
@@ -238,7 +239,7 @@ def table_stream(table_id: str) -> Response:
 @bp.get("/rule/<seed>")
 def rule(seed: str) -> str:
     if seed not in SEED_FILES and seed != "core":
-        abort(404, description=f"There is no rule text called {seed[:40]!r}.")
+        abort(404, description=_("There is no rule text called {name}.", name=repr(seed[:40])))
     section = request.args.get("section", "")[:200]
     quote = request.args.get("quote", "")[:1000]
     found = passage(dash().seeds_dir, seed[:40], section, quote)
@@ -259,7 +260,7 @@ def rules(game_key: str) -> BaseResponse:
     try:
         game = get_game(game_key[:40])
     except SetupError:
-        abort(404, description=f"There is no game called {game_key[:40]!r}.")
+        abort(404, description=_("There is no game called {name}.", name=repr(game_key[:40])))
     table = None
     wanted = request.args.get("t", "")[:40]
     if wanted:

@@ -34,6 +34,7 @@ from web.common import (
     stream,
 )
 from web.dashboard import SeatTaken
+from web.i18n import N_, _
 from web.lookback import render_look, step_base
 from web.memo import board_key, log_part_key
 from web.parts import LiveDrawing, LivePage
@@ -58,7 +59,7 @@ def _cookie_value(seat: int, token: str) -> str:
 
 def seat_from_cookie(table: Table) -> tuple[int, str] | None:
     raw = request.cookies.get(cookie_name(table.id), "")
-    seat_text, _, token = raw.partition(".")
+    seat_text, _dot, token = raw.partition(".")
     # a seat number is one or two ASCII digits; anything else (a 5000-digit
     # number int() refuses, Unicode digits) holds no seat
     if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= MAX_SEAT_DIGITS) or not token:
@@ -81,10 +82,10 @@ def join() -> BaseResponse:
 
 #: the 429 page's words: why this phone waits (web.dashboard.AttemptGuard.held)
 TOO_MANY_CODES = {
-    "address": "Too many wrong join codes from this phone: wait a minute, "
-               "then type the code shown on the table screen.",
-    "table": "Too many wrong join codes at this table: wait a minute, "
-             "then type the code shown on the table screen.",
+    "address": N_("Too many wrong join codes from this phone: wait a minute, "
+                  "then type the code shown on the table screen."),
+    "table": N_("Too many wrong join codes at this table: wait a minute, "
+                "then type the code shown on the table screen."),
 }
 
 
@@ -98,7 +99,7 @@ def join_code_right(code: str) -> bool:
     who = request.remote_addr or "?"
     why = d.join_guard.held(who)
     if why is not None:
-        abort(429, description=TOO_MANY_CODES[why])
+        abort(429, description=_(TOO_MANY_CODES[why]))
     if d.join_code_ok(code):
         d.join_guard.passed(who)
         return True
@@ -130,15 +131,15 @@ def join_code(code: str) -> BaseResponse:
 def claim(code: str) -> BaseResponse:
     d = dash()
     if not join_code_right(code):
-        abort(403, description="That join code is not right: look at the table screen.")
+        abort(403, description=_("That join code is not right: look at the table screen."))
     table = d.room.get(str(request.form.get("table", ""))[:40])
     try:
         seat = int(str(request.form.get("seat", "")))
     except ValueError:
-        abort(400, description="Pick a seat.")
+        abort(400, description=_("Pick a seat."))
     back = url_for("seat.join_code", code=d.join_code)
     if not 0 <= seat < len(table.seat_names):
-        abort(400, description="There is no such seat at this table.")
+        abort(400, description=_("There is no such seat at this table."))
     held = seat_from_cookie(table)
     if held and held[0] == seat and d.seat_token_ok(table, seat, held[1]):
         return redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
@@ -194,8 +195,8 @@ def _local(target: object, default: str) -> str:
 def private_link(table_id: str, seat: int, token: str) -> BaseResponse:
     table = dash().room.get(table_id)
     if not dash().seat_token_ok(table, seat, token):
-        return message_page("Not your seat", "This private link is not valid (any more). "
-                            "Join again with the code on the table screen.", "/j", 403)
+        return message_page(_("Not your seat"), _("This private link is not valid (any more). "
+                                                  "Join again with the code on the table screen."), "/j", 403)
     resp = redirect(url_for("seat.seat_page", table_id=table.id, seat=seat), code=303)
     set_seat_cookie(resp, table, seat, token)
     return resp
@@ -205,7 +206,7 @@ def _authorised(table_id: str, seat: int) -> tuple[Table, str]:
     table = dash().room.get(table_id)
     held = seat_from_cookie(table)
     if held is None or held[0] != seat or not dash().seat_token_ok(table, seat, held[1]):
-        abort(403, description="This phone does not hold that seat. Join with the code on the table screen.")
+        abort(403, description=_("This phone does not hold that seat. Join with the code on the table screen."))
     return table, held[1]
 
 
@@ -315,7 +316,7 @@ def seat_stream(table_id: str, seat: int) -> Response:
     def allowed() -> str | None:
         if d.seat_token_ok(table, seat, token):
             return None
-        return "This phone does not hold that seat. Join with the code on the table screen."
+        return _("This phone does not hold that seat. Join with the code on the table screen.")
 
     act = live_act(url_for("seat.act", table_id=table.id, seat=seat), allowed, lambda _form: Actor.of_seat(seat),
                    table, "phone")
@@ -330,7 +331,7 @@ def seat_stream(table_id: str, seat: int) -> Response:
 @bp.get("/s/<table_id>/<int:seat>/step/<int:step>")
 def look(table_id: str, seat: int, step: int) -> str:
     """A past step as this seat saw it: its own secrets, nobody else's."""
-    table, _ = _authorised(table_id, seat)
+    table, _held = _authorised(table_id, seat)
     return render_look(table, step, seat_viewer(seat), endpoint="seat.look",
                        values={"table_id": table.id, "seat": seat},
                        live=url_for("seat.seat_page", table_id=table.id, seat=seat),
@@ -340,6 +341,6 @@ def look(table_id: str, seat: int, step: int) -> str:
 
 @bp.post("/s/<table_id>/<int:seat>/act")
 def act(table_id: str, seat: int) -> BaseResponse:
-    table, _ = _authorised(table_id, seat)
+    table, _held = _authorised(table_id, seat)
     back = url_for("seat.seat_page", table_id=table.id, seat=seat)
     return result_answer(perform(table, Actor.of_seat(seat), request.form, "phone"), back)

@@ -33,6 +33,7 @@ from companion.tags import CardRegistry, TagError
 from web.common import Result, answer, csrf_matches, dash, submit
 from web.forms import FormError, read_state_no
 from web.host import host_only, is_host
+from web.i18n import _, ngettext
 from web.photo import UNREADABLE, read_header
 
 bp = Blueprint("station", __name__, url_prefix="/host/t/<table_id>/station")
@@ -62,13 +63,13 @@ def _allow_photo(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if endpoint != "station.upload" or request.method != "POST":
         return
     if not is_host():
-        abort(403, description="Only the host may do that: log in with the host PIN.")
+        abort(403, description=_("Only the host may do that: log in with the host PIN."))
     if not csrf_matches(request.args.get("csrf", "")):
-        abort(400, description="This form is out of date (or came from another site). Reload the page and try again.")
+        abort(400, description=_("This form is out of date (or came from another site). Reload the page and try again."))
     request.max_content_length = MAX_PHOTO_BYTES
     if request.content_length is not None and request.content_length > MAX_PHOTO_BYTES:
-        abort(413, description=f"The photo is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB: "
-                               "take it at a lower resolution or send a JPEG.")
+        abort(413, description=_("The photo is larger than {mb} MB: take it at a lower resolution or send a JPEG.",
+                                 mb=MAX_PHOTO_BYTES // (1024 * 1024)))
 
 
 @dataclass(frozen=True)
@@ -111,10 +112,10 @@ def upload(table_id: str) -> BaseResponse:
     table, seat, state_no = _posted(table_id)
     photo = request.files.get("photo")
     if photo is None or not photo.filename:
-        abort(400, description="Choose a photo of the station's cards to upload.")
+        abort(400, description=_("Choose a photo of the station's cards to upload."))
     data = photo.read(MAX_PHOTO_BYTES + 1)
     if len(data) > MAX_PHOTO_BYTES:
-        abort(413, description=f"The photo is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB.")
+        abort(413, description=_("The photo is larger than {mb} MB.", mb=MAX_PHOTO_BYTES // (1024 * 1024)))
     image = decode_photo(data)
     if isinstance(image, str):
         return _bad(table, seat, image)
@@ -131,19 +132,19 @@ def camera(table_id: str) -> BaseResponse:
     hw = dash().hardware
     scan_now = getattr(hw, "scan_spread", None) if hw is not None else None
     if scan_now is None:
-        return _bad(table, seat, "No camera is running: upload a photo instead.", status=422)
+        return _bad(table, seat, _("No camera is running: upload a photo instead."), status=422)
     feeds = getattr(hw, "table_id", None)
     if feeds != table.id:
-        return _bad(table, seat, "The camera feeds the table on the table screen, not this one: "
-                                 "show this table on the table screen first, or upload a photo.", status=422)
+        return _bad(table, seat, _("The camera feeds the table on the table screen, not this one: "
+                                   "show this table on the table screen first, or upload a photo."), status=422)
     try:
         scan = scan_now()
     except TimeoutError as err:  # a hung camera: the runtime gave up waiting and says why
-        return _bad(table, seat, f"No still: {err}.", status=422)
+        return _bad(table, seat, _("No still: {why}.", why=err), status=422)
     except Exception as err:  # a camera failing must not take the page down
-        return _bad(table, seat, f"The camera could not take a still: {type(err).__name__}: {err}", status=422)
+        return _bad(table, seat, _("The camera could not take a still: {why}", why=type(err).__name__ + ": " + str(err)), status=422)
     if scan is None:
-        return _bad(table, seat, "The camera gave no still (see the hardware notices): try again or upload a photo.",
+        return _bad(table, seat, _("The camera gave no still (see the hardware notices): try again or upload a photo."),
                     status=422)
     return _page(table, seat, reading=_reading(table, seat, "camera", scan, None), state_no=state_no)
 
@@ -154,13 +155,13 @@ def confirm(table_id: str) -> BaseResponse:
     table, seat, state_no = _posted(table_id)
     cards = [c.strip() for c in request.form.getlist("card") if c.strip()]
     if len(cards) > MAX_CARDS or any(len(c) > 20 for c in cards):
-        abort(400, description="The confirm form carries too many or too long card ids.")
+        abort(400, description=_("The confirm form carries too many or too long card ids."))
     back = url_for("station.page", table_id=table.id, seat=seat)
     if not offers_station(table, seat):
-        return answer(422, f"{table.game.title} has no station command for {table.seat_names[seat]} now: "
-                           "the read cards are for checking only.", "no-station", back)
+        return answer(422, _("{game} has no station command for {seat} now: the read cards are for checking only.",
+                             game=table.game.title, seat=table.seat_names[seat]), "no-station", back)
     if dash().finished(table):
-        return answer(409, "The game is over: nothing more can be done at this table.", "over", back)
+        return answer(409, _("The game is over: nothing more can be done at this table."), "over", back)
     command = Command(HOST, "station", {"seat": seat, "cards": cards}, state_no, SOURCE)
     result = submit(table, command)
     if result.status == 200:
@@ -180,19 +181,19 @@ def decode_photo(data: bytes) -> Any:
     import numpy as np
 
     if not data:
-        return "The uploaded file is empty."
+        return _("The uploaded file is empty.")
     header = read_header(data)
     if isinstance(header, str):
         return header
     w, h = header.width, header.height
     if header.pixels > MAX_PHOTO_PIXELS:
-        return (f"The photo has {w}x{h} pixels; at most {MAX_PHOTO_PIXELS / 1_000_000:g} megapixels are read: "
-                "take it at a lower resolution.")
+        return _("The photo has {w}x{h} pixels; at most {most} megapixels are read: take it at a lower resolution.",
+                 w=w, h=h, most=format(MAX_PHOTO_PIXELS / 1_000_000, "g"))
     if header.decode_bytes > MAX_DECODE_BYTES:
-        return (f"This {header.kind} photo ({w}x{h}) takes too much memory to decode: "
-                "send it as an ordinary JPEG or at a lower resolution.")
+        return _("This {kind} photo ({w}x{h}) takes too much memory to decode: "
+                 "send it as an ordinary JPEG or at a lower resolution.", kind=header.kind, w=w, h=h)
     if min(w, h) < 21:
-        return f"The image is only {w}x{h} pixels: too small to hold a card tag."
+        return _("The image is only {w}x{h} pixels: too small to hold a card tag.", w=w, h=h)
     try:
         image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_GRAYSCALE)
     except Exception:  # cv2.error on some malformed files
@@ -208,7 +209,7 @@ def _registry(table: Table) -> CardRegistry:
     try:
         return CardRegistry(table.game.key, table.card_kinds())
     except (TagError, Refusal) as err:
-        abort(422, description=f"{table.game.title} has no readable card tags: {err}")
+        abort(422, description=_("{game} has no readable card tags: {why}", game=table.game.title, why=err))
 
 
 def _scan(table: Table, image: Any) -> Any:
@@ -264,8 +265,9 @@ def score_preview(table: Table, seat: int, card_ids: Sequence[str]) -> dict[str,
     clash = [c for c in card_ids if c in taken]
     note = ""
     if clash:  # the game will refuse these; score the rest so the host sees something
-        note = (f"{', '.join(clash)} {'is' if len(clash) == 1 else 'are'} recorded in another seat's station: "
-                "the game will refuse this scan")
+        note = ngettext("{cards} is recorded in another seat's station: the game will refuse this scan",
+                        "{cards} are recorded in another seat's station: the game will refuse this scan",
+                        len(clash)).format(cards=", ".join(clash))
         stations = [[c for c in ids if c not in clash] if s != seat else ids for s, ids in enumerate(stations)]
     try:
         sheet = score_scanned_stations(game.catalog(table.config.edition), stations, final=False)
@@ -295,9 +297,9 @@ def _seat_arg(table: Table, raw: Any, default: int | None = None) -> int:
     try:
         seat = int(str(raw))
     except ValueError:
-        abort(400, description="Pick one of the seats.")
+        abort(400, description=_("Pick one of the seats."))
     if not 0 <= seat < len(table.seat_names):
-        abort(400, description="There is no such seat.")
+        abort(400, description=_("There is no such seat."))
     return seat
 
 

@@ -21,6 +21,7 @@ from companion import update
 from companion.settings import idle_days_setting
 from web.common import answer, dash
 from web.host import host_only
+from web.i18n import _
 
 bp = Blueprint("updates", __name__, url_prefix="/host/updates")
 
@@ -87,19 +88,19 @@ def start() -> BaseResponse:
     back = url_for("updates.page")
     when = request.form.get("when", "now")
     if when not in ("now", "after-game"):
-        return answer(400, "Choose when: now, or after this game.", "bad-form", back)
+        return answer(400, _("Choose when: now, or after this game."), "bad-form", back)
     busy = playing()
     if busy and when == "now":
         names = ", ".join(f"{p.game} · {p.table_id}" for p in busy)
-        return answer(409, f"A game is being played ({names}): an update waits until it ends. "
-                           "Set it for after this game instead.", "playing", back)
+        return answer(409, _("A game is being played ({names}): an update waits until it ends. "
+                             "Set it for after this game instead.", names=names), "playing", back)
     if when == "after-game" and busy:
         update.set_pending(home(), update.Plan(store=store_path(), backups=store_path().parent))
         return answer(200, "The update is set for after this game: it starts when the last game being played ends.",
                       "ok", back)
     spawn([], home().file("update.log"))
-    return answer(200, "The update has started: this page shows how it goes (reload it). The companion restarts "
-                       "on the new version when it is ready, or stays on this one.", "ok", back)
+    return answer(200, _("The update has started: this page shows how it goes (reload it). The companion restarts "
+                         "on the new version when it is ready, or stays on this one."), "ok", back)
 
 
 @bp.post("/cancel")
@@ -108,7 +109,7 @@ def cancel() -> BaseResponse:
     pending = home().file(update.PENDING)
     had = pending.exists()
     pending.unlink(missing_ok=True)
-    return answer(200, "The update set for after this game is cancelled." if had else "No update was waiting.",
+    return answer(200, _("The update set for after this game is cancelled.") if had else _("No update was waiting."),
                   "ok", url_for("updates.page"))
 
 
@@ -117,16 +118,16 @@ def cancel() -> BaseResponse:
 def rollback() -> BaseResponse:
     back = url_for("updates.page")
     if playing():
-        return answer(409, "A game is being played: going back waits until it ends.", "playing", back)
+        return answer(409, _("A game is being played: going back waits until it ends."), "playing", back)
     try:
         plan = update.plan_rollback(home(), store_path())
     except update.UpdateRefused as err:
         return answer(409, str(err), "no-rollback", back)
     confirmed = request.form.get("confirmed") in ("1", "yes")
     if plan.loses and not confirmed:
-        return answer(409, plan.describe() + ". Tick the box to go back all the same.", "confirm", back)
+        return answer(409, _("{plan}. Tick the box to go back all the same.", plan=plan.describe()), "confirm", back)
     spawn(["--rollback", *(["--yes"] if confirmed else [])], home().file("update.log"))
-    return answer(200, f"Going {plan.describe()}. This page shows how it went (reload it).", "ok", back)
+    return answer(200, _("Going {plan}. This page shows how it went (reload it).", plan=plan.describe()), "ok", back)
 
 
 def version_line(found: dict[str, Any] | None) -> str:

@@ -1,0 +1,84 @@
+"""The pages' own words: the gettext domain ``web``.
+
+The templates say their English as ``{{ _("Cancel") }}``,
+``{{ _("Rules of %(title)s", title=view.title) }}`` or ``{% trans %}`` blocks
+(Jinja's ``jinja2.ext.i18n``, newstyle: the callables fill in ``%(name)s``
+themselves and escape what they fill in), ``ngettext`` where a count decides
+the form and ``pgettext`` where one English word has two meanings; the pages'
+Python says its messages for people (flash messages, refusal and error
+pages) with :func:`_`, :func:`ngettext`, :func:`pgettext` and
+:func:`npgettext` here, filled in with ``str.format`` (``{name}``).  Every one
+is looked up in the language spoken now (:func:`companion.languages.current`)
+in ``companion/locale/<lang>/LC_MESSAGES/web.po`` (a sentence with no context
+under key ``""``), and said in English where it is not translated.
+
+``make catalogs`` extracts them (``companion/locale/web.cfg``): the Python
+with pybabel's own extractor, the templates with Jinja's, and the tables of
+sentences (web/pieces.py's ``WORDS``, companion/store_words.py) through
+their ``CATALOG_TABLES`` (:mod:`companion.extract`), each under its key as
+the context (:func:`said`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment
+
+from companion import languages
+
+#: the pages' gettext domain
+DOMAIN = "web"
+
+
+def gettext(message: str) -> str:
+    """``message`` (no context) in the language spoken now."""
+    return languages.words_for(DOMAIN, "", message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the language spoken now."""
+    return languages.words_for(DOMAIN, "", (singular, plural), _count(n))
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in ``context`` (one English word, two meanings)."""
+    return languages.words_for(DOMAIN, context or "", message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return languages.words_for(DOMAIN, context or "", (singular, plural), _count(n))
+
+
+def _count(n: Any) -> int:
+    try:
+        return int(n)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _(message: str, /, **values: Any) -> str:
+    """The Python side's ``_()``: ``message`` in the language spoken now,
+    filled in with ``values`` (``{name}``, as ``str.format``)."""
+    text = gettext(message)
+    return text.format(**values) if values else text
+
+
+def N_(message: str) -> str:
+    """``message`` marked for extraction and said later (``_(CONSTANT)``):
+    a sentence kept in a module's constant."""
+    return message
+
+
+def said(context: str, english: str, /, **values: Any) -> str:
+    """A sentence of a table (``CATALOG_TABLES``: its key is its context),
+    in the language spoken now, filled in with ``values`` (``{name}``)."""
+    text = pgettext(context, english)
+    return text.format(**values) if values else text
+
+
+def install(env: Environment) -> None:
+    """Jinja's i18n extension in ``env``, its callables these (newstyle)."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=True)
