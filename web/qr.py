@@ -5,10 +5,19 @@ from __future__ import annotations
 from functools import lru_cache
 
 import segno
+from markupsafe import escape
+
+from web.i18n import _
 
 
 @lru_cache(maxsize=64)
-def qr_svg(text: str) -> str:
+def _drawn(text: str) -> str:
     code = segno.make(text, error="m")
     svg: str = code.svg_inline(scale=1, border=2, omitsize=True, dark="#000", light="#fff")
-    return svg.replace('class="segno"', 'class="qr" role="img" aria-label="QR code to join"', 1)
+    return svg
+
+
+def qr_svg(text: str) -> str:
+    """The join QR, named in the language spoken."""
+    label = escape(_("QR code to join"))
+    return _drawn(text).replace('class="segno"', f'class="qr" role="img" aria-label="{label}"', 1)

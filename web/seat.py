@@ -247,7 +247,7 @@ def seat_context(table: Table, seat: int, token: str, static: Mapping[str, Any] 
         **fixed,
         "your_turn": your_turn,
         # the tab's title says whose move it is too (a phone in a pocket shows it on its lock screen)
-        "page_title": f"{'▶ Your move · ' if your_turn else ''}{seat_name} · {view['title']}",
+        "page_title": ("▶ " + _("Your move") + " · " if your_turn else "") + f"{seat_name} · {view['title']}",
         "private": private,
         "table_view": board,
         "view": view,
