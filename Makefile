@@ -159,7 +159,7 @@ $(VENV)/.dev-installed: pyproject.toml $(DEV_LOCK) $(if $(filter 1,$(PI)),$(VENV
 # language's .po (pybabel update: a changed English comes back fuzzy, a new
 # language starts with LANG=xx).  tests/test_languages.py fails when a .pot
 # is behind the code.
-CATALOG_DOMAINS := core muell-money money-maker world-of-waste
+CATALOG_DOMAINS := core web muell-money money-maker world-of-waste
 CATALOG_LANGS := fr $(LANG_NEW)
 catalogs: test-deps
 	@for d in $(CATALOG_DOMAINS); do \

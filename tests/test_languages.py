@@ -4,12 +4,14 @@ their placeholders, drawing in the language spoken (companion/languages.py)."""
 from __future__ import annotations
 
 import io
+import re
 import string
 from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_file
+from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from companion import languages
@@ -17,10 +19,12 @@ from companion.messages import Catalog, Said
 
 LOCALE = languages.LOCALE_DIR
 ROOT = Path(__file__).resolve().parent.parent
-DOMAINS = ("core", "muell-money", "money-maker", "world-of-waste")
+DOMAINS = ("core", "web", "muell-money", "money-maker", "world-of-waste")
 #: each domain's file pybabel extract reads (as companion/locale/<domain>.cfg says)
 SOURCES = {
     "core": "companion/messages.py",
+    #: the pages' words: many files (web.cfg's mapping), read through Babel's own extraction
+    "web": "companion/locale/web.cfg",
     "muell-money": "companion/games/muell_money/words.py",
     "money-maker": "companion/games/money_maker/words.py",
     "world-of-waste": "companion/games/world_of_waste/words.py",
@@ -37,9 +41,23 @@ def _read(path: Path) -> Any:
 
 
 def _extracted(domain: str) -> set[tuple[str | None, Any]]:
+    if SOURCES[domain].endswith(".cfg"):
+        return _extracted_by_mapping(domain)
     found = extract_from_file("companion.extract:catalog", str(ROOT / SOURCES[domain]), options={"domain": domain})
     out: set[tuple[str | None, Any]] = set()
     for _line, message, _comments, context in found:
+        out.add((context, message))
+    return out
+
+
+def _extracted_by_mapping(domain: str) -> set[tuple[str | None, Any]]:
+    """What ``pybabel extract -F companion/locale/<domain>.cfg .`` finds
+    (Babel's own walk of the tree with the domain's mapping: Python,
+    templates, the tables of sentences)."""
+    with (ROOT / SOURCES[domain]).open(encoding="utf-8") as f:
+        method_map, options_map = parse_mapping_cfg(f)  # type: ignore[no-untyped-call]
+    out: set[tuple[Any, Any]] = set()
+    for _file, _line, message, _comments, context in extract_from_dir(str(ROOT), method_map, options_map):
         out.add((context, message))
     return out
 
@@ -75,10 +93,44 @@ def test_every_translation_keeps_the_placeholders_of_its_english(domain: str) ->
     assert not bad, "\n".join(bad[:20])
 
 
-def test_french_counts_zero_as_one() -> None:
-    po = _read(LOCALE / "fr" / "LC_MESSAGES" / "core.po")
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_french_counts_zero_as_one(domain: str) -> None:
+    po = _read(LOCALE / "fr" / "LC_MESSAGES" / f"{domain}.po")
     assert po.plural_expr.replace(" ", "") in ("(n>1)", "n>1")
     assert po.num_plurals == 2
+
+
+_NAMED = re.compile(r"%\((\w+)\)[sd]")
+
+
+def test_every_page_translation_keeps_its_named_fields() -> None:
+    """A template's sentence fills in ``%(name)s`` (Jinja's newstyle
+    gettext): a translation that drops or renames one fails as the page is
+    drawn (a KeyError) or says less; a ``%`` of its own is written ``%%``."""
+    po = _read(LOCALE / "fr" / "LC_MESSAGES" / "web.po")
+    bad = []
+    for m in po:
+        if not m.id or not m.string:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        want = set(_NAMED.findall(ids[-1]))
+        for s in strings:
+            if not s:
+                continue
+            got = set(_NAMED.findall(s))
+            if got != want and not (len(ids) > 1 and got <= want | {"num", "count"}):
+                bad.append(f"{m.id!r}: {s!r} has {sorted(got)}, the English {sorted(want)}")
+            if want and "%" in _NAMED.sub("", s).replace("%%", ""):
+                bad.append(f"{m.id!r}: {s!r} has a lone %")
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_the_web_domain_is_translated_into_french_whole() -> None:
+    """Every sentence of the pages has its French (none left empty or fuzzy)."""
+    po = _read(LOCALE / "fr" / "LC_MESSAGES" / "web.po")
+    missing = [m.id for m in po if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,)))]
+    assert not missing, missing[:10]
 
 
 def test_a_template_is_said_in_the_language_spoken_and_stored_the_same(tmp_path: Path,
