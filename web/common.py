@@ -43,7 +43,7 @@ from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, colours_by_name, css_colour, svg_chart
 from web.dashboard import Dashboard
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
-from web.i18n import N_, _, said
+from web.i18n import N_, _, pgettext, said
 from web.live import (
     SHARED_CSRF,
     ChannelSpec,
@@ -319,12 +319,13 @@ def actor_label(actor: Any, source: Any = "") -> str:
     """Who acted, for the log: a seat's name as given, ``host`` → ``Host``,
     and the source only when it adds something (not ``host (host)``)."""
     who = str(actor)
-    if who in ("host", "chance"):
-        who = who.capitalize()
     src = str(source or "")
-    if src and src != "phone" and src.lower() != who.lower():
-        return f"{who} ({src})"
-    return who
+    adds = bool(src) and src != "phone" and src.lower() != who.lower()
+    if who == "host":
+        who = pgettext("actor", "Host")
+    elif who == "chance":
+        who = pgettext("actor", "Chance")
+    return f"{who} ({src})" if adds else who
 
 
 def unique_citations(citations: Any) -> list[Any]:
