@@ -3,10 +3,9 @@ page, a seat's phone, the table screen and the host's page drawn while
 French is spoken say their words in French and none of their English ones;
 drawn without it, they are the English pages they always were.
 
-Which language a device sees is being built elsewhere (a choice per
-device); until then each request here is made inside
-``languages.speaking("fr")`` (Flask's test client runs the view in the
-caller's context)."""
+Each device asks the way a real one does: a phone and the host's browser
+by their ``Accept-Language``, the table screen by the table's language,
+which the host sets on the host page (web/language.py)."""
 
 from __future__ import annotations
 
@@ -17,16 +16,21 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import languages
-
-from .conftest import JOIN, open_table, phone
+from .conftest import JOIN, csrf_in, open_table, phone
 
 
 def _get(client: FlaskClient, url: str, lang: str | None = None) -> str:
-    with languages.speaking(lang):
-        resp = client.get(url)
+    """The page as a browser asking for ``lang`` (None: English) sees it."""
+    resp = client.get(url, headers={"Accept-Language": lang or "en"})
     assert resp.status_code == 200, resp.text
     return html.unescape(resp.text)
+
+
+def _table_speaks(host: FlaskClient, table_id: str, lang: str | None) -> None:
+    """The host sets the table screen's language, as on the host page."""
+    page = host.get(f"/host/t/{table_id}").text
+    resp = host.post(f"/host/t/{table_id}/language", data={"csrf": csrf_in(page), "lang": lang or "en"})
+    assert resp.status_code in (302, 303), resp.text
 
 
 @pytest.fixture
@@ -64,7 +68,8 @@ def _page(app: Flask, host: FlaskClient, table_id: str, name: str, lang: str | N
             held = _PHONES[(id(app), table_id)] = phone(app, table_id, 0)
         return _get(held, f"/s/{table_id}/0", lang)
     if name == "screen":
-        return _get(app.test_client(), f"/t/{table_id}", lang)
+        _table_speaks(host, table_id, lang)
+        return _get(app.test_client(), f"/t/{table_id}")
     return _get(host, f"/host/t/{table_id}", lang)
 
 
@@ -95,9 +100,7 @@ def test_the_same_page_without_french_is_english_as_it_was(
 
 def test_a_refusal_is_said_in_french(app: Flask) -> None:
     """A message of the pages' Python (here a wrong join code's 403 page)."""
-    client = app.test_client()
-    with languages.speaking("fr"):
-        resp = client.get("/j/NOPE")
+    resp = app.test_client().get("/j/NOPE", headers={"Accept-Language": "fr"})
     text = html.unescape(resp.text)
     assert resp.status_code in (403, 200)
     assert "That join code is not right" not in text and "That code is not right" not in text
