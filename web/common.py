@@ -37,6 +37,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from companion import languages, store_words
 from companion.commands import Actor, Command
 from companion.errors import InvalidCommand, Refusal, StaleState, StoreUnavailable
+from companion.rule_languages import seed_language
 from companion.table import Table
 from web import i18n
 from web.addresses import Addresses
@@ -221,6 +222,7 @@ def init_app(app: Flask, *, log_requests: bool = False) -> None:
         actor_label=actor_label,
         unique_citations=unique_citations,
         seed_blocks=seed_blocks,
+        seed_language=seed_language,
         marked_pieces=marked_pieces,
         is_mapping=lambda v: isinstance(v, Mapping),
         is_list=lambda v: isinstance(v, list | tuple),

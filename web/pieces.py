@@ -25,6 +25,7 @@ from typing import Any
 from flask import Flask, current_app, url_for
 from markupsafe import Markup, escape
 
+from companion.rule_languages import seed_language
 from web.common import actor_label, csrf_token, dom_id, state_field, to_json, unique_citations
 from web.forms import FIELD_PREFIX
 from web.i18n import said
@@ -66,9 +67,11 @@ def _keep(key: str, drawn: str) -> None:
 
 # citations -----------------------------------------------------------------------------
 def cite(c: Mapping[str, Any]) -> Markup:
-    """A citation chip: the seed and section, linked to the rule's text."""
+    """A citation chip: the seed and section (in the seed's language, its
+    ``lang``), linked to the rule's text."""
     href = url_for("screen.rule", seed=c.get("seed"), section=c.get("section"), quote=c.get("quote", ""))
-    return Markup(f'<a class="cite" href="{_text(href)}" title="{_text(c.get("file", c.get("seed")))}: '
+    return Markup(f'<a class="cite" href="{_text(href)}" lang="{seed_language(str(c.get("seed")))}" '
+                  f'title="{_text(c.get("file", c.get("seed")))}: '
                   f'{_text(c.get("section"))}">{_text(c.get("seed"))} · {_text(c.get("section"))}</a>')
 
 

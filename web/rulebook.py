@@ -10,9 +10,13 @@ you type), with accents and case ignored, grouped by rule text so the texts
 stand side by side.
 
 The texts do not share their words (the French text's *Corruption* is the
-English texts' *Bribery*), so a search also finds the rules options whose
-title or readings hold the words, and shows the passages each reading quotes,
-the reading the table plays marked.
+English texts' *Bribery*), so a search also looks for the words' other
+language's terms in the texts of that language (the translators' glossary,
+:class:`companion.rule_languages.Glossary`: *corruption* finds 004's
+*Bribery*, *pollution check* finds 003's *alerte*), and finds the rules
+options whose title or readings hold the words, showing the passages each
+reading quotes, the reading the table plays marked.  The texts in the
+reader's language stand first.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game
+from companion.languages import LANGUAGES
+from companion.rule_languages import glossaries, seed_language
 from companion.rules import SEED_FILES
 from web.seeds import seed_path
 
@@ -160,6 +166,8 @@ class Found:
     texts: tuple[tuple[RuleText, tuple[Hit, ...], int], ...]
     #: rules options whose words matched, with their readings
     options: tuple[Mapping[str, Any], ...]
+    #: the other language's terms also looked for: (phrase, its language)
+    also: tuple[tuple[str, str], ...] = ()
 
     @property
     def count(self) -> int:
@@ -187,14 +195,35 @@ class Rulebook:
                     if para is not None:
                         self.quoted[(quote.seed, quote.quote)] = para
 
-    def search(self, query: str, options: Mapping[str, str] | None = None) -> Found:
+    def in_order(self, reader: str | None) -> tuple[RuleText, ...]:
+        """The texts, those in the reader's language first (else as the game lists them)."""
+        return tuple(sorted(self.texts, key=lambda t: seed_language(t.seed) != reader)) if reader else self.texts
+
+    def other_terms(self, terms: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str, str], ...]:
+        """The glossary's terms in other languages for the phrase ``terms``:
+        (their words, as written, their language)."""
+        found: list[tuple[tuple[str, ...], str, str]] = []
+        for glossary_lang in LANGUAGES:
+            for glossary in glossaries(self.game.key, [glossary_lang]):
+                for from_lang, to_lang in ((glossary_lang, "en"), ("en", glossary_lang)):
+                    for other in sorted(glossary.translations(terms, from_lang)):
+                        found.append((other, glossary.shown(other), to_lang))
+        return tuple(dict.fromkeys(found))
+
+    def search(self, query: str, options: Mapping[str, str] | None = None, reader: str | None = None) -> Found:
         """The passages holding every word of ``query`` (the last one may be
-        the start of a word), and the passages the matching rules options
-        quote; ``options`` is the table's choice of readings, if any."""
+        the start of a word) or, in a text of another language, every word
+        of one of its terms for it, and the passages the matching rules
+        options quote; ``options`` is the table's choice of readings, if
+        any; the texts in ``reader``'s language first."""
         query = " ".join(query.split())[:MAX_QUERY]
         terms = tuple(w for w in words(query) if len(w) >= MIN_WORD)
+        texts = self.in_order(reader)
         if not terms:
-            return Found(query, (), tuple((t, (), 0) for t in self.texts), ())
+            return Found(query, (), tuple((t, (), 0) for t in texts), ())
+        others = self.other_terms(terms)
+        wanted = {t.seed: [terms] + [ws for ws, _, lang in others if lang == seed_language(t.seed)]
+                  for t in self.texts}
         hits: dict[str, list[Hit]] = {t.seed: [] for t in self.texts}
         totals: dict[str, int] = {t.seed: 0 for t in self.texts}
         matched_options = [o for o in self.game.options if _all_in(terms, words(_option_words(o)))]
@@ -217,13 +246,16 @@ class Rulebook:
             option_out.append({"key": option.key, "title": option.title, "plays": plays, "readings": readings})
         for text in self.texts:
             for para in text.paragraphs:
-                if (text.seed, para.first_line) in quoted or not _all_in(terms, para.words):
+                if (text.seed, para.first_line) in quoted:
+                    continue
+                matching = [ws for ws in wanted[text.seed] if _all_in(ws, para.words)]
+                if not matching:
                     continue
                 totals[text.seed] += 1
                 if len(hits[text.seed]) < PER_TEXT:
-                    hits[text.seed].append(Hit(para, _marks(terms, para)))
-        return Found(query, terms, tuple((t, tuple(hits[t.seed]), totals[t.seed]) for t in self.texts),
-                     tuple(option_out))
+                    hits[text.seed].append(Hit(para, _marks(tuple(w for ws in matching for w in ws), para)))
+        return Found(query, terms, tuple((t, tuple(hits[t.seed]), totals[t.seed]) for t in texts),
+                     tuple(option_out), tuple((shown, lang) for _, shown, lang in others))
 
 
 def _plain_text(text: str) -> str:

@@ -4,6 +4,7 @@ rule passages behind citations."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
 from flask import (
@@ -19,10 +20,12 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import languages
 from companion.errors import SetupError, UnknownTable
-from companion.games import get_game
+from companion.games import game_keys, get_game
 from companion.games.base import TABLE_SCREEN
-from companion.rules import SEED_FILES
+from companion.rule_languages import SamePoints, same_points_of
+from companion.rules import SEED_FILES, Citation
 from companion.table import Table
 from web import language
 from web.common import (
@@ -243,8 +246,22 @@ def rule(seed: str) -> str:
     section = request.args.get("section", "")[:200]
     quote = request.args.get("quote", "")[:1000]
     found = passage(dash().seeds_dir, seed[:40], section, quote)
+    # the text in the reader's language on the same point first, when one covers it (never a translation)
+    other = same_points_for(seed).counterpart(Citation(seed, section, quote), languages.current())
+    counterpart = passage(dash().seeds_dir, other.seed, other.section) if other is not None else None
     template = "rule_fragment.html" if request.args.get("fragment") else "rule.html"
-    return render_template(template, passage=found, quote=quote)
+    return render_template(template, passage=found, quote=quote,
+                           counterpart=counterpart if counterpart is not None and counterpart.found else None)
+
+
+@cache
+def same_points_for(seed: str) -> SamePoints:
+    """The same-point map of the game whose rule texts include ``seed``."""
+    for key in game_keys():
+        game = get_game(key)
+        if seed in game.seeds:
+            return same_points_of(type(game).__module__)
+    return SamePoints()
 
 
 def _back_link(raw: str) -> str:
@@ -271,7 +288,8 @@ def rules(game_key: str) -> BaseResponse:
         if table is not None and table.game.key != game.key:
             table = None
     book = rulebook(game, dash().seeds_dir)
-    found = book.search(request.args.get("q", ""), table.config.options if table is not None else None)
+    found = book.search(request.args.get("q", ""), table.config.options if table is not None else None,
+                        languages.current())
     context = {"game": game, "book": book, "found": found, "table": table,
                "back": _back_link(request.args.get("back", "")), "tv": request.args.get("tv") == "1"}
     if request.args.get("fragment"):

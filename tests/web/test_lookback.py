@@ -49,7 +49,7 @@ def test_the_rules_page_lists_every_texts_sections(app: Flask) -> None:
 def test_bribery_shows_all_three_texts_with_the_reading_this_table_plays(app: Flask, host: FlaskClient) -> None:
     tid = open_table(host, "muell-money", ["Ann", "Bob"], {"bribery": "fine-still-paid"})
     html = app.test_client().get(f"/rules/muell-money?q=bribery&t={tid}").text
-    columns = dict(re.findall(r'data-seed="(\d+)">(.*?)</section>', html, re.S))
+    columns = dict(re.findall(r'data-seed="(\d+)"[^>]*>(.*?)</section>', html, re.S))
     assert set(columns) == {"000", "003", "004"}
     assert "avoiding all other consequences" in columns["000"]
     assert "Corruption" in columns["003"]  # the French text's word for it, found through the option

@@ -79,7 +79,7 @@ def test_a_refused_action_says_why_with_its_rule(app: Flask) -> None:
     with app.test_request_context("/"):
         html = action(h, "/t/x/act", 3)
     assert re.search(r'<button class="big" disabled>Pay</button>', html)
-    assert '<p class="reason">Not your turn. <a class="cite" href="/rule/002?section=Step+2&amp;quote=q" ' \
+    assert '<p class="reason">Not your turn. <a class="cite" href="/rule/002?section=Step+2&amp;quote=q" lang="en" ' \
            'title="002_x.txt: Step 2">002 · Step 2</a></p>' in html
 
 
