@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "lookback": "benchmarks.lookback",
     "start": "benchmarks.start",
     "live": "benchmarks.live",
+    "languages": "benchmarks.languages",
     "soak": "benchmarks.soak",
     "checking": "benchmarks.checking",
     "months": "benchmarks.months",

@@ -177,7 +177,11 @@ class Server:
     """One server process over a fresh store, with a Money Maker table of six
     banks, the host logged in and every seat held by a phone."""
 
-    def __init__(self, variant: Variant, fd_limit: int | None = None) -> None:
+    def __init__(self, variant: Variant, fd_limit: int | None = None, french: tuple[int, ...] = (),
+                 french_host: bool = False) -> None:
+        """``french``: the seats whose phones choose French on their page,
+        ``french_host``: the host's device chooses it too (the rest, and the
+        table screen, English)."""
         self.variant = variant
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -218,7 +222,15 @@ class Server:
             phone.get(f"/j/{JOIN}")
             phone.post(f"/j/{JOIN}/claim", {"table": self.tid, "seat": str(seat)}, fetch=False)
             phone.get(f"/s/{self.tid}/{seat}")
+            if seat in french:
+                phone.post(f"/s/{self.tid}/{seat}/language", {"lang": "fr"}, fetch=False)
+                if '<html lang="fr">' not in phone.get(f"/s/{self.tid}/{seat}"):
+                    raise RuntimeError(f"{variant.name}: seat {seat}'s phone did not turn French")
             self.phones.append(phone)
+        if french_host:
+            self.host.post("/language", {"lang": "fr", "next": f"/host/t/{self.tid}"}, fetch=False)
+            if '<html lang="fr">' not in self.host.get(f"/host/t/{self.tid}"):
+                raise RuntimeError(f"{variant.name}: the host's page did not turn French")
         self.state_no = 0
         self.actions = 0
         self.refused: dict[str, int] = {}
@@ -388,9 +400,11 @@ def delays(clients: list[Live], sent: dict[int, float]) -> tuple[list[float], in
 
 
 # the measures --------------------------------------------------------------------------------
-def per_action(variant: Variant, clients: int, actions: int, rate: float) -> dict[str, Any]:
-    """Server CPU per action and the delivery delays with ``clients`` live pages."""
-    server = Server(variant)
+def per_action(variant: Variant, clients: int, actions: int, rate: float, french: tuple[int, ...] = (),
+               french_host: bool = False) -> dict[str, Any]:
+    """Server CPU per action and the delivery delays with ``clients`` live
+    pages (``french``, ``french_host``: as :class:`Server`)."""
+    server = Server(variant, french=french, french_host=french_host)
     try:
         live = open_clients(server, clients)
         for _ in range(3):  # warm: templates compiled, every stream at the newest state

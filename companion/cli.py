@@ -494,11 +494,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
     print(f"{game.title}: rules options (seeds {', '.join(game.seeds)})")
     for option in game.options:
         kind = "the texts disagree" if option.disputed else "table setting"
-        print(f"\n{option.key}: {option.title} ({kind}); default: {option.default}")
+        print(f"\n{option.key}: {game.spoken(option.title)} ({kind}); default: {option.default}")
         if option.why_default:
-            print(f"  why the default: {option.why_default}")
+            print(f"  why the default: {game.spoken(option.why_default)}")
         for reading in option.readings:
-            print(f"  - {reading.key}: {reading.summary}")
+            print(f"  - {reading.key}: {game.spoken(reading.summary)}")
             for quote in reading.quotes:
                 print(f"      [{quote}] \"{quote.quote}\"" if quote.quote else f"      [{quote}]")
     return 0

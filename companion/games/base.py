@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from companion.commands import Actor, Command
 from companion.edition import EditionError, edition_path, merge, read_json_object
 from companion.errors import IllegalMove, Refusal, SetupError
-from companion.messages import CORE, Catalog, seat_names
+from companion.messages import CORE, Catalog, meaning, seat_names
 from companion.rules import Citation, Explanation, RuleOption
 
 S = TypeVar("S")
@@ -406,6 +406,13 @@ class Game(ABC, Generic[S, M]):
         (:meth:`companion.messages.Catalog.term`) is drawn with.  Called
         once per table; a game whose lines name no component keeps this."""
         return {}
+
+    def spoken(self, text: str | None) -> str:
+        """A sentence the game built once (a rules option's title, reading
+        or reason) in the language spoken now: drawn again from what it
+        means; words kept only as words stay as they are."""
+        said = meaning(text) if text else None
+        return self.words.draw(said) if said is not None else (text or "")
 
     @abstractmethod
     def setup(self, config: TableConfig) -> S:

@@ -35,3 +35,18 @@ def test_play_in_french_plays_the_same_game_in_french_words(capsys: pytest.Captu
     text_en = json.dumps(english["log"], ensure_ascii=False)
     assert "Élimination des déchets" in text_fr and "Élimination des déchets" not in text_en
     assert french["table"]["status"] != english["table"]["status"]
+
+
+def test_the_rules_options_are_listed_in_the_locale_s_language(capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert main(["rules", "muell-money"]) == 0
+    french = capsys.readouterr().out
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["rules", "muell-money"]) == 0
+    english = capsys.readouterr().out
+    assert "bribery: Ce que fait Corruption lors d’une Alerte" in french
+    assert "bribery: What Bribery does at a Pollution Check" in english
+    assert "Corruption lors" not in english

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from companion.games.muell_money import citations as mm
 from companion.rule_languages import (
@@ -28,7 +29,7 @@ from companion.rules import SEED_FILES, Citation
 from web.seeds import passage
 
 from .citations_seen import rule_constants
-from .conftest import SEEDS
+from .conftest import SEEDS, login
 
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason="the rule texts are not on this machine")
 POINTS = same_points_of("companion.games.muell_money.game")
@@ -182,9 +183,18 @@ def test_a_citation_chip_and_a_setup_quote_carry_their_text_s_language(app: Flas
 
     with app.test_request_context("/"):
         assert 'lang="fr"' in cite(mm.CHECK_FR.to_json()) and 'lang="en"' in cite(mm.CHECK.to_json())
-    from .conftest import login
-
     host = app.test_client()
     login(host)
     setup = host.get("/host/new?game=muell-money").text
     assert '<blockquote lang="fr">' in setup and '<blockquote lang="en">' in setup
+
+
+def test_the_rules_options_are_said_in_the_reader_s_language(app: Flask, host: FlaskClient) -> None:
+    """Built once, in English, when the game is loaded; drawn again for the reader."""
+    french = html.unescape(host.get("/host/new?game=muell-money", headers={"Accept-Language": "fr"}).text)
+    english = html.unescape(host.get("/host/new?game=muell-money", headers={"Accept-Language": "en"}).text)
+    assert "Ce que fait Corruption lors d’une Alerte" in french and "What Bribery does" not in french
+    assert "What Bribery does at a Pollution Check" in english and "Ce que fait Corruption" not in english
+    rules = html.unescape(app.test_client().get("/rules/muell-money?q=bribery&fragment=1",
+                                                headers={"Accept-Language": "fr"}).text)
+    assert "Ce que fait Corruption lors d’une Alerte" in rules
