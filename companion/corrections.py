@@ -50,10 +50,10 @@ def need_reason(command: Command) -> str:
     """The correction's reason: required, one line, at most 200 characters."""
     raw = command.arg("reason")
     if not isinstance(raw, str) or not raw.strip():
-        raise InvalidCommand("'correct' needs a 'reason': why the value was wrong (it goes into the log)")
+        raise InvalidCommand(CORE.says("core.correct_needs_reason"))
     text = " ".join(raw.split())
     if len(text) > MAX_REASON:
-        raise InvalidCommand(f"'correct': the reason is longer than {MAX_REASON} characters")
+        raise InvalidCommand(CORE.says("core.correct_reason_long", most=MAX_REASON))
     return text
 
 
@@ -66,7 +66,7 @@ def need_target(command: Command, targets: Sequence[Target]) -> Target:
         if t.key == key:
             return t
     known = ", ".join(t.key for t in targets)
-    raise InvalidCommand(f"'correct' needs 'value': what to correct ({known}), not {raw!r}")
+    raise InvalidCommand(CORE.says("core.correct_needs_value", known=known, given=repr(raw)))
 
 
 #: no value at any of these tables comes near this; a larger one is a typo
@@ -77,12 +77,10 @@ def need_to(command: Command) -> int:
     """The new value: a whole number within ±``MAX_VALUE`` (the game checks
     its own, narrower ranges)."""
     if "to" not in command.args:
-        raise InvalidCommand("'correct' needs 'to': the new value")
+        raise InvalidCommand(CORE.says("core.correct_needs_to"))
     value = command.need_int("to")
     if abs(value) > MAX_VALUE:
-        raise InvalidCommand(
-            f"'correct': {value} is not a value any of these games can hold (at most {MAX_VALUE:,}); a typo?"
-        )
+        raise InvalidCommand(CORE.says("core.correct_too_large", value=value, most=MAX_VALUE))
     return value
 
 
@@ -122,7 +120,7 @@ def hint(
     *,
     extra_fields: Sequence[Field] = (),
     minimum: int | None = 0,
-    label: str = "Correct a value",
+    label: str | None = None,
     seat_default: int = 0,
     moves_money: bool = False,
 ) -> ActionHint:
@@ -133,25 +131,26 @@ def hint(
     fields: list[Field] = [
         Field(
             "value",
-            "Value to correct",
+            CORE.says("core.correct_value"),
             "choice",
-            tuple(Choice(t.key, t.label + (" (private: the old value is not shown)" if t.hidden else "")) for t in targets),
+            tuple(Choice(t.key, CORE.says("core.correct_private", label=t.label) if t.hidden else t.label)
+                  for t in targets),
         ),
     ]
     if any(t.seat for t in targets):
         fields.append(
             Field(
                 "seat",
-                "Whose (for a seat's value)",
+                CORE.says("core.correct_whose"),
                 "choice",
                 tuple(Choice(i, name) for i, name in enumerate(seat_names)),
                 default=seat_default,
             )
         )
     fields.extend(extra_fields)
-    fields.append(Field("to", "New value", "number", minimum=minimum, maximum=MAX_VALUE))
-    fields.append(Field("reason", "Reason (goes into the log)", "text"))
-    return ActionHint(COMMAND, label, {}, tuple(fields), moves_money=moves_money)
+    fields.append(Field("to", CORE.says("core.correct_to"), "number", minimum=minimum, maximum=MAX_VALUE))
+    fields.append(Field("reason", CORE.says("core.correct_reason"), "text"))
+    return ActionHint(COMMAND, label or CORE.says("core.correct"), {}, tuple(fields), moves_money=moves_money)
 
 
 def seat_arg(command: Command, seat_names: Sequence[str]) -> int:

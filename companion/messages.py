@@ -370,6 +370,18 @@ CORE_SAYS: Mapping[str, languages.English] = {
     "core.corrected_private": "The host corrected {subject} (private): {reason}",
     "core.corrected_yours": "The host corrected your {what} from {old} to {new}: {reason}{extra}",
     "core.refused_today": "Today's rules refuse step {step} ({what}): {reason}",
+    # companion/corrections.py: the host's correction form and its refusals
+    "core.correct": "Correct a value",
+    "core.correct_value": "Value to correct",
+    "core.correct_private": "{label} (private: the old value is not shown)",
+    "core.correct_whose": "Whose (for a seat's value)",
+    "core.correct_to": "New value",
+    "core.correct_reason": "Reason (goes into the log)",
+    "core.correct_needs_reason": "'correct' needs a 'reason': why the value was wrong (it goes into the log)",
+    "core.correct_reason_long": "'correct': the reason is longer than {most} characters",
+    "core.correct_needs_value": "'correct' needs 'value': what to correct ({known}), not {given}",
+    "core.correct_needs_to": "'correct' needs 'to': the new value",
+    "core.correct_too_large": "'correct': {value} is not a value any of these games can hold (at most {most}); a typo?",
 }
 
 CORE = Catalog("core", CORE_SAYS)
