@@ -61,6 +61,20 @@ def current() -> str:
     return _speaking.get()
 
 
+@functools.cache
+def _grouping(lang: str) -> Callable[[int], str]:
+    from babel import Locale
+    from babel.numbers import format_decimal
+    locale = Locale.parse(lang)
+    return functools.partial(format_decimal, locale=locale, group_separator=True)
+
+
+def grouped(number: int) -> str:
+    """A whole number with its digits grouped as the language spoken groups
+    them (Babel's number formats: ``100,000`` in English, ``100 000`` in French)."""
+    return _grouping(current())(number)
+
+
 def enter(lang: str | None) -> Token[str]:
     """Start speaking ``lang`` (a request's hook); :func:`leave` with the token."""
     return _speaking.set(known(lang) or SOURCE)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -46,6 +47,32 @@ NAMED = "#"
 #: a component's name from the table's data file: ``$`` and the kind
 #: (``$card`` with ``{"code": "TEXTILE"}``), drawn from the table's own components
 TERM = "$"
+
+#: a number written with its digits grouped in a template (``{most:,}``):
+#: grouped the way the language spoken groups them (100,000 · 100 000)
+GROUPED = ":,}"
+
+
+class _Filling(string.Formatter):
+    """``str.format`` except that ``{n:,}`` groups a whole number's digits
+    the way the language spoken does (Babel's number formats)."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec == "," and isinstance(value, int) and not isinstance(value, bool):
+            return languages.grouped(value)
+        return super().format_field(value, format_spec)
+
+
+_FILLING = _Filling()
+
+
+def fill(template: str, values: Mapping[str, Any]) -> str:
+    """A template filled in with ``values`` (plain ``str.format`` unless a
+    number in it is grouped)."""
+    if GROUPED in template:
+        return _FILLING.vformat(template, (), values)
+    return template.format_map(values)
+
 
 #: a table's component names: kind -> code -> name (:meth:`companion.games.base.Game.terms`)
 Terms = Mapping[str, Mapping[str, str]]
@@ -212,7 +239,7 @@ class Catalog:
     # saying -------------------------------------------------------------------
     def says(self, key: str, /, **values: object) -> Said:
         """The template ``key``, filled in with ``values``."""
-        return Said(self.template(key, values.get("count")).format(**values), key, values)
+        return Said(fill(self.template(key, values.get("count")), values), key, values)
 
     def name(self, kind: str, code: str) -> Said:
         """The name of a code of ``kind`` (``name("phase", "deal")``)."""
@@ -277,7 +304,7 @@ class Catalog:
                     if found is not None:
                         return found
                 if key in catalog.templates:
-                    return catalog.template(key, args.get("count")).format(**args)
+                    return fill(catalog.template(key, args.get("count")), args)
             except (KeyError, IndexError, TypeError, ValueError):
                 break  # a template that needs values the line does not have
             catalog = catalog.parent
@@ -381,7 +408,7 @@ CORE_SAYS: Mapping[str, languages.English] = {
     "core.correct_reason_long": "'correct': the reason is longer than {most} characters",
     "core.correct_needs_value": "'correct' needs 'value': what to correct ({known}), not {given}",
     "core.correct_needs_to": "'correct' needs 'to': the new value",
-    "core.correct_too_large": "'correct': {value} is not a value any of these games can hold (at most {most}); a typo?",
+    "core.correct_too_large": "'correct': {value} is not a value any of these games can hold (at most {most:,}); a typo?",
 }
 
 CORE = Catalog("core", CORE_SAYS)

@@ -180,6 +180,26 @@ def test_a_browser_s_accept_language_picks_a_language_the_companion_speaks(heade
     assert languages.negotiate(header) == chosen
 
 
+def test_a_grouped_number_is_grouped_as_the_language_spoken_groups_it() -> None:
+    """``{n:,}`` groups digits with Babel's number formats, in a template and
+    when a stored line is drawn again; other fields are ``str.format``'s."""
+    words = Catalog("no-such-domain", {"most": "at most {most:,} of {n} ({x:>3})"})
+    said = words.says("most", most=100000, n=1000, x=7)
+    assert str(said) == "at most 100,000 of 1000 (  7)"
+    with languages.speaking("fr"):
+        assert languages.grouped(100000) == "100\u202f000"
+        assert words.draw(said.meaning()) == "at most 100\u202f000 of 1000 (  7)"
+        assert str(words.says("most", most=-1234567, n=1, x="a")) == "at most -1\u202f234\u202f567 of 1 (  a)"
+
+
+def test_the_refusal_of_an_absurd_correction_groups_its_limit_in_french() -> None:
+    from companion.commands import HOST, Command
+    from companion.corrections import need_to
+    from companion.errors import InvalidCommand
+    with languages.speaking("fr"), pytest.raises(InvalidCommand, match="au plus 100\u202f000"):
+        need_to(Command(HOST, "correct", {"to": 10**20}))
+
+
 def test_speaking_an_unknown_language_speaks_english() -> None:
     with languages.speaking("xx") as lang:
         assert lang == "en" and languages.current() == "en"
