@@ -164,7 +164,7 @@ def _named(node: ast.expr) -> bool:
         return _named(node.body) and _named(node.orelse)
     if isinstance(node, ast.Subscript):
         return isinstance(node.value, ast.Name) and node.value.id.endswith(("_NAMES", "_UNDER_WAY"))
-    return isinstance(node, ast.Call) and call_name(node.func) == "says"
+    return isinstance(node, ast.Call) and call_name(node.func) in ("says", "name")
 
 
 def codes_pasted(source: str, where: str) -> list[str]:
@@ -187,6 +187,7 @@ def test_the_scan_sees_a_code_pasted_into_a_sentence() -> None:
         'says("buys", market=MARKET_NAMES[market], goods=good_goods(1))\n'
         'says("x", standing=says("not_in_debt") if s is None else STANDING_NAMES[s])\n'
         'says("x", standing=s or "none")\n'
+        'says("x", actor=WORDS.name("actor", kind))\n'
     )
     assert [f.split(" ")[0] for f in codes_pasted(sample, "sample.py")] == ["sample.py:1", "sample.py:4"]
 

@@ -269,3 +269,31 @@ def test_the_core_undo_line_reads_in_french(tmp_path: Path) -> None:
         assert "hôte" not in english
     finally:
         store.close()
+
+
+def test_who_may_give_a_command_is_refused_in_french(tmp_path: Path) -> None:
+    """The actor and the command's verb in a refusal are names of the
+    catalog, said in French: "Ada ne peut pas prendre à la place de Bo",
+    "... pas par le hasard"."""
+    from companion.errors import InvalidCommand, NotYourTurn
+    from companion.games.world_of_waste.moves import Move
+    from companion.games.world_of_waste.turns import actor_seat
+    from companion.rules import Citation
+
+    store = Store(tmp_path / "t.sqlite3")
+    try:
+        table = Room(store).open_table("world-of-waste", ["Ada", "Bo"])
+        rule = Citation("000", "x", "y")
+        with languages.speaking("fr"):
+            with pytest.raises(NotYourTurn) as other:
+                actor_seat(table.state, Move(Actor(ActorKind.SEAT, 0), "pick", seat=1), chance=False, host=False,
+                           rule=rule)
+            with pytest.raises(NotYourTurn) as chance:
+                actor_seat(table.state, Move(CHANCE, "pick", seat=1), chance=False, host=False, rule=rule)
+            with pytest.raises(InvalidCommand) as host:
+                actor_seat(table.state, Move(HOST, "bonus"), chance=True, host=True, rule=rule)
+        assert str(other.value).startswith("Ada ne peut pas prendre à la place de Bo"), other.value
+        assert "le hasard" in str(chance.value) and "chance" not in str(chance.value), chance.value
+        assert "l’hôte" in str(host.value), host.value
+    finally:
+        store.close()

@@ -77,7 +77,7 @@ from companion.games.money_maker.trading import (
     do_produce,
     do_sell,
 )
-from companion.games.money_maker.words import ACTOR_NAMES, says
+from companion.games.money_maker.words import WORDS, says
 from companion.rules import EARLY_END, Explanation
 
 
@@ -149,7 +149,7 @@ def check_and_apply(state: MoneyMakerState, move: Move, *, in_place: bool = Fals
 
 def seat_of(move: Move, what: str) -> int:
     if move.actor.kind is not ActorKind.SEAT or move.actor.seat is None:
-        raise NotYourTurn(says("done_by_a_seat", what=what, actor=ACTOR_NAMES[move.actor.kind.value]), C.STEP2)
+        raise NotYourTurn(says("done_by_a_seat", what=what, actor=WORDS.name("actor", move.actor.kind.value)), C.STEP2)
     return move.actor.seat
 
 

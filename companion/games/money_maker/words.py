@@ -553,7 +553,8 @@ _PLAY: Mapping[str, str] = {
 #: every sentence of Money Maker, by key: the words of play, the buttons', the host's and the pages'
 SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **HOST_SAYS, **PAGE_SAYS}
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
-NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES}
+NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES,
+                                          "actor": ACTOR_NAMES}
 
 
 WORDS.templates = SAYS

@@ -13,7 +13,7 @@ from companion.corrections import MAX_REASON, Target, need_reason, need_target, 
 from companion.errors import InvalidCommand
 from companion.games.muell_money.components import MAT_ROWS, Components, fold_name
 from companion.games.muell_money.state import MuellState
-from companion.games.muell_money.words import ACTOR_NAMES, comma_list, says
+from companion.games.muell_money.words import WORDS, comma_list, says
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Move:
 
 def actor_name(actor: Actor) -> str:
     """Who gives a command, in a sentence: ``seat:2``, ``host``, ``chance``."""
-    return says("actor_seat", seat=actor.seat) if actor.is_seat else ACTOR_NAMES[actor.kind.value]
+    return says("actor_seat", seat=actor.seat) if actor.is_seat else WORDS.name("actor", actor.kind.value)
 
 
 def acting_seat(move: Move) -> int:

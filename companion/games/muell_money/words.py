@@ -375,7 +375,7 @@ VARIANT_SAYS: Mapping[str, str] = {
 SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS, **PAGE_SAYS}
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
 NAMES: Mapping[str, Mapping[str, str]] = {
-    "phase": PHASE_NAMES, "zone": ZONE_NAMES, "card": CARD_NAMES,
+    "phase": PHASE_NAMES, "zone": ZONE_NAMES, "card": CARD_NAMES, "actor": ACTOR_NAMES,
     "mat_row": {row: SAYS[f"row_{row}"] for row in ("workers", "raw_materials", "waste")},
 }
 

@@ -7,7 +7,7 @@ from companion.errors import IllegalMove, InvalidCommand, NotYourTurn
 from companion.games.world_of_waste.citations import MARKET_RULE, SORT_RULE
 from companion.games.world_of_waste.moves import Move
 from companion.games.world_of_waste.state import Phase, WasteState, phase_rule, waiting_for
-from companion.games.world_of_waste.words import ACTOR_NAMES, COMMAND_VERBS, says
+from companion.games.world_of_waste.words import WORDS, says
 from companion.rules import Citation
 
 
@@ -19,17 +19,17 @@ def actor_seat(state: WasteState, move: Move, *, chance: bool, host: bool, rule:
         assert move.actor.seat is not None
         if move.seat is not None and move.seat != move.actor.seat:
             raise NotYourTurn(
-                says("not_for_other", seat=state.names[move.actor.seat], command=COMMAND_VERBS[move.name],
+                says("not_for_other", seat=state.names[move.actor.seat], command=WORDS.name("verb", move.name),
                      other=state.names[move.seat]),
                 rule,
             )
         return move.actor.seat
     if (kind is ActorKind.CHANCE and chance) or (kind is ActorKind.HOST and host):
         if move.seat is None:
-            raise InvalidCommand(says("needs_seat", command=move.name, actor=ACTOR_NAMES[kind.value]))
+            raise InvalidCommand(says("needs_seat", command=move.name, actor=WORDS.name("actor", kind.value)))
         return move.seat
     who = says("by_a_seat") if not (chance or host) else says("by_seat_or_chance")
-    raise NotYourTurn(says("done_by", command=move.name, who=who, actor=ACTOR_NAMES[kind.value]), rule)
+    raise NotYourTurn(says("done_by", command=move.name, who=who, actor=WORDS.name("actor", kind.value)), rule)
 
 
 def need_phase(state: WasteState, move: Move, *phases: Phase) -> None:

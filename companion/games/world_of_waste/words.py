@@ -582,7 +582,8 @@ _PLAY: Mapping[str, str] = {
 SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **PAGE_SAYS}
 
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
-NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES, "score_line": SCORE_LINES}
+NAMES: Mapping[str, Mapping[str, str]] = {"phase": PHASE_NAMES, "score_line": SCORE_LINES, "actor": ACTOR_NAMES,
+                                          "verb": COMMAND_VERBS}
 
 
 WORDS.templates = SAYS
