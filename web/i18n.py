@@ -24,6 +24,9 @@ from __future__ import annotations
 from typing import Any
 
 from jinja2 import Environment
+from jinja2.nodes import EvalContext
+from jinja2.utils import pass_eval_context
+from markupsafe import Markup
 
 from companion import languages
 
@@ -77,8 +80,49 @@ def said(context: str, english: str, /, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+# the templates' callables -----------------------------------------------------------
+# Jinja's own newstyle callables take the whole template context
+# (``pass_context``), and a context-taking call inside a block or a loop with
+# variables of its own copies that context first (``Context.derived``): on a
+# live page of a full table that was a fifth of the host view's drawing.
+# These take only the evaluation context (is autoescape on?), which Jinja
+# hands over as it is.
+def _filled(eval_ctx: EvalContext, text: str, values: dict[str, Any]) -> str:
+    rv: str = Markup(text) if eval_ctx.autoescape else text
+    return rv % values  # newstyle: always a format string, what it fills in escaped
+
+
+@pass_eval_context
+def _template_gettext(eval_ctx: EvalContext, message: str, /, **values: Any) -> str:
+    return _filled(eval_ctx, gettext(message), values)
+
+
+@pass_eval_context
+def _template_ngettext(eval_ctx: EvalContext, singular: str, plural: str, n: int, /, **values: Any) -> str:
+    values.setdefault("num", n)
+    return _filled(eval_ctx, ngettext(singular, plural, n), values)
+
+
+@pass_eval_context
+def _template_pgettext(eval_ctx: EvalContext, context: str, message: str, /, **values: Any) -> str:
+    values.setdefault("context", context)
+    return _filled(eval_ctx, pgettext(context, message), values)
+
+
+@pass_eval_context
+def _template_npgettext(eval_ctx: EvalContext, context: str, singular: str, plural: str, n: int, /,
+                        **values: Any) -> str:
+    values.setdefault("context", context)
+    values.setdefault("num", n)
+    return _filled(eval_ctx, npgettext(context, singular, plural, n), values)
+
+
 def install(env: Environment) -> None:
-    """Jinja's i18n extension in ``env``, its callables these (newstyle)."""
+    """Jinja's i18n extension in ``env`` (``{% trans %}``, newstyle), its
+    callables these: each fills in ``%(name)s`` itself and escapes what it
+    fills in, as Jinja's newstyle ones do, without taking the template's
+    context."""
     env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=True)
+    env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext,
+                       pgettext=_template_pgettext, npgettext=_template_npgettext)
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
