@@ -56,9 +56,9 @@ def known(lang: object) -> str | None:
     return code if code in LANGUAGES else None
 
 
-def current() -> str:
-    """The language being spoken now."""
-    return _speaking.get()
+#: the language being spoken now: ``current()`` (the context variable's own
+#: getter, called on every sentence drawn: no Python frame of its own)
+current: Callable[[], str] = _speaking.get
 
 
 @functools.cache

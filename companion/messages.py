@@ -219,8 +219,12 @@ class Catalog:
     def template(self, key: str, count: object = None) -> str:
         """The words of template ``key`` in the language spoken now (its
         English where the language's catalog has none)."""
-        return languages.words_for(self.domain, key, self.templates[key],
-                                   count if isinstance(count, int) else None)
+        english = self.templates[key]
+        if languages.current() == languages.SOURCE:  # the words written here (most pages: no lookup)
+            if isinstance(english, tuple):
+                return english[0] if count == 1 else english[1]
+            return english
+        return languages.words_for(self.domain, key, english, count if isinstance(count, int) else None)
 
     def _named(self, kind: str, code: str) -> str | None:
         english = self.names.get(kind, {}).get(code)

@@ -36,6 +36,8 @@ DOMAIN = "web"
 
 def gettext(message: str) -> str:
     """``message`` (no context) in the language spoken now."""
+    if languages.current() == languages.SOURCE:
+        return message
     return languages.words_for(DOMAIN, "", message)
 
 

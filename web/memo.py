@@ -81,7 +81,8 @@ class _Lru:
         return key
 
     def get(self, key: Any) -> Any:
-        key = self._in_language(key)
+        if self.by_language:
+            key = self._in_language(key)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
@@ -96,7 +97,8 @@ class _Lru:
             return list(self._items)
 
     def put(self, key: Any, value: Any) -> None:
-        key = self._in_language(key)
+        if self.by_language:
+            key = self._in_language(key)
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:

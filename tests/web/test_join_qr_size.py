@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 import zxingcpp
 from flask import Flask
+from playwright.sync_api import Error as PlaywrightError
 
 from companion.store import Store
 from companion.table import Room
@@ -64,10 +65,19 @@ def read(image: np.ndarray) -> list[str]:
 
 
 def qr_shot(page: Any) -> tuple[bytes, float]:
-    qr = page.locator(".join-qr svg").first
-    box = qr.bounding_box()
-    assert box is not None
-    return qr.screenshot(), float(box["width"])
+    """The join QR's screenshot and width.  The table screen's first live
+    update may draw its join part again just as it is shot (the element
+    then leaves the DOM): the part as it is drawn then is shot instead."""
+    for _ in range(5):
+        qr = page.locator(".join-qr svg").first
+        try:
+            box = qr.bounding_box(timeout=5000)
+            if box is not None:
+                return qr.screenshot(timeout=5000), float(box["width"])
+        except PlaywrightError:
+            pass
+        page.wait_for_timeout(200)
+    raise AssertionError("the join QR never stayed on the page long enough to be shot")
 
 
 def test_the_join_qr_reads_from_two_metres_in_the_lobby_and_while_seats_are_open(

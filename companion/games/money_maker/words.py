@@ -55,7 +55,8 @@ class MoneyMakerWords(Catalog):
         return out
 
     def says(self, key: str, /, **values: object) -> Said:
-        return Said(self.template(key, values.get("count")).format(**self.shown(values)), key, values)
+        shown = values if languages.current() == languages.SOURCE else self.shown(values)
+        return Said(self.template(key, values.get("count")).format(**shown), key, values)
 
     def say_drawn(self, key: str, args: dict[str, Any]) -> str:
         return super().say_drawn(key, dict(self.shown(args)) if key in self.templates else args)
