@@ -190,11 +190,24 @@ def read_script(path: Path) -> tuple[dict[str, Any], list[int]]:
     return raw, lines if len(lines) == len(raw["commands"]) else []
 
 
+def _(message: str, /, **values: object) -> str:
+    """A sentence of the command line's own (the core domain, no context),
+    in the language spoken, filled in with ``values`` (``{name}``)."""
+    return languages.gettext_in("core", "", message, None, **values)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the language spoken."""
+    return languages.words_for("core", "", (singular, plural), n).format(n=n, **values)
+
+
 def command_named(index: int, line: int | None = None) -> str:
     """A script's command as messages name it: counted from 1 (``index``
     counts from 0, as the JSON output's ``index`` does), with its line in the
     file when known."""
-    return f"command {index + 1}" + (f" (line {line} of the file)" if line else "")
+    if line:
+        return _("command {number} (line {line} of the file)", number=index + 1, line=line)
+    return _("command {number}", number=index + 1)
 
 
 def script_command(raw: Any, index: int, table: Table, line: int | None = None) -> tuple[Command, bool]:
@@ -316,28 +329,31 @@ def cmd_play(args: argparse.Namespace) -> int:
         print()
     if "stopped" in result:
         stop = result["stopped"]
-        print(f"companion play: {command_named(stop['index'], stop.get('line'))} refused: {stop['reason']}",
+        print("companion play: " + _("{command} refused: {reason}",
+                                     command=command_named(stop["index"], stop.get("line")), reason=stop["reason"]),
               file=sys.stderr)
         return 2
     return 0
 
 
 def print_text(result: dict[str, Any]) -> None:
-    print(f"== {result['table']['title']}: the explained log ==")
+    print("== " + _("{title}: the explained log", title=result["table"]["title"]) + " ==")
     for line in result["log"]:
         print(f"  {line}")
     for rej in result.get("rejections", []):
-        print(f"  (refused, as the script expected: {rej['command']['do']} by {rej['command']['actor']}: {rej['reason']})")
+        print("  " + _("(refused, as the script expected: {command} by {actor}: {reason})",
+                       command=rej["command"]["do"], actor=rej["command"]["actor"], reason=rej["reason"]))
     scores = result["scores"]
-    print(f"== Scores ({'final' if scores['final'] else 'so far'}) ==")
+    print("== " + (_("Scores (final)") if scores["final"] else _("Scores (so far)")) + " ==")
     for seat in sorted(scores["seats"], key=lambda s: s["place"]):
-        shared = " (shared place)" if seat.get("shared") else ""
-        print(f"  {seat['place']}. {seat['name']}: {seat['total']} points{shared}")
+        shared = _(" (shared place)") if seat.get("shared") else ""
+        print("  " + ngettext("{place}. {name}: {n} point{shared}", "{place}. {name}: {n} points{shared}",
+                              seat["total"], place=seat["place"], name=seat["name"], shared=shared))
         for line in seat["lines"]:
             detail = f" ({line['detail']})" if line["detail"] else ""
             print(f"       {line['points']:>4}  {line['label']}{detail}")
     for note in scores["notes"]:
-        print(f"  note: {note}")
+        print("  " + _("note: {note}", note=note))
 
 
 # replay -----------------------------------------------------------------------
@@ -385,30 +401,41 @@ def cmd_replay(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         print()
         return 0
-    head = f"{args.record}: {table.game.title}, table {record.table or '?'}, seats {', '.join(table.seat_names)}"
+    head = _("{record}: {title}, table {table}, seats {seats}", record=args.record, title=table.game.title,
+             table=record.table or "?", seats=", ".join(table.seat_names))
     if args.today:
-        print(f"{head}: what today's rules make of it, {table.state_no} steps (read-only).")
+        print(ngettext("{head}: what today's rules make of it, {n} step (read-only).",
+                       "{head}: what today's rules make of it, {n} steps (read-only).", table.state_no, head=head))
     elif table.divergence is None:
-        print(f"{head}, {table.state_no} steps: replays to the same game (read-only).")
+        print(ngettext("{head}, {n} step: replays to the same game (read-only).",
+                       "{head}, {n} steps: replays to the same game (read-only).", table.state_no, head=head))
     else:
-        print(f"{head}, {table.state_no} steps, as recorded (read-only).")
-        print(f"Notice: {table.divergence.notice()}.")
-        print("See what today's rules make of it with --today.")
+        print(ngettext("{head}, {n} step, as recorded (read-only).",
+                       "{head}, {n} steps, as recorded (read-only).", table.state_no, head=head))
+        print(_("Notice: {notice}.", notice=table.divergence.notice()))
+        print(_("See what today's rules make of it with --today."))
     if look is None:
         for entry in table.log(viewer):
-            mark = " (undone)" if entry["undone"] else ""
+            mark = _(" (undone)") if entry["undone"] else ""
             for line in entry["lines"]:
                 print(f"  {entry['seq']:>4}. {entry['actor']}{mark}: {line['line']}")
-        print("Look at one step with --step N (and --as host or a seat's name).")
+        print(_("Look at one step with --step N (and --as host or a seat's name)."))
         return 0
     entry = look.entry
-    print(f"== Step {look.step} of {look.last}, by {entry['actor']}{' (undone later)' if entry['undone'] else ''} ==")
+    later = _(" (undone later)") if entry["undone"] else ""
+    print("== " + _("Step {step} of {last}, by {actor}{later}", step=look.step, last=look.last, actor=entry["actor"],
+                    later=later) + " ==")
     for line in entry["lines"]:
         print(f"  {line['line']}")
     if entry["hidden_lines"]:
-        print(f"  ({entry['hidden_lines']} line(s) that only another seat may see)")
-    for title, view in (("Before", look.before), ("After", look.after)):
-        print(f"== {title} step {look.step} (state {view['state_no']}): {view['status']} ==")
+        print("  " + ngettext("({n} line that only another seat may see)", "({n} lines that only another seat may see)",
+                              entry["hidden_lines"]))
+    for before, view in ((True, look.before), (False, look.after)):
+        what = (_("Before step {step} (state {state}): {status}", step=look.step, state=view["state_no"],
+                  status=view["status"]) if before else
+                _("After step {step} (state {state}): {status}", step=look.step, state=view["state_no"],
+                  status=view["status"]))
+        print(f"== {what} ==")
         print(json.dumps(view["game_view"], indent=1, ensure_ascii=False))
     return 0
 
@@ -478,7 +505,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         print()
         return 0
     for g in listing:
-        print(f"{g['key']}: {g['title']} ({g['seats']} seats)")
+        print(_("{key}: {title} ({seats} seats)", key=g["key"], title=g["title"], seats=g["seats"]))
         for o in g["options"]:
             readings = ", ".join(r["key"] for r in o["readings"])
             print(f"    {o['key']} = {o['default']}   [{readings}]  {o['title']}")
@@ -491,12 +518,13 @@ def cmd_rules(args: argparse.Namespace) -> int:
         json.dump([o.to_json() for o in game.options], sys.stdout, indent=2, ensure_ascii=False)
         print()
         return 0
-    print(f"{game.title}: rules options (seeds {', '.join(game.seeds)})")
+    print(_("{title}: rules options (seeds {seeds})", title=game.title, seeds=", ".join(game.seeds)))
     for option in game.options:
-        kind = "the texts disagree" if option.disputed else "table setting"
-        print(f"\n{option.key}: {game.spoken(option.title)} ({kind}); default: {option.default}")
+        kind = _("the texts disagree") if option.disputed else _("table setting")
+        print("\n" + _("{key}: {title} ({kind}); default: {default}", key=option.key, title=game.spoken(option.title),
+                       kind=kind, default=option.default))
         if option.why_default:
-            print(f"  why the default: {game.spoken(option.why_default)}")
+            print("  " + _("why the default: {why}", why=game.spoken(option.why_default)))
         for reading in option.readings:
             print(f"  - {reading.key}: {game.spoken(reading.summary)}")
             for quote in reading.quotes:

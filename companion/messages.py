@@ -211,6 +211,10 @@ class Catalog:
         self.templates = templates
         self.names: Mapping[str, Mapping[str, str]] = names or {}
         self.parent = parent
+        #: fields whose value is a code's English name (``{"rounding": "rounding"}``:
+        #: field -> kind of code), stored as that word and said, in another
+        #: language, as the code's name in it
+        self.coded: Mapping[str, str] = {}
         self.pieces: dict[str, Callable[..., str]] = {}
         #: pieces said otherwise in a language: lang -> piece key -> function
         self.pieces_in: dict[str, dict[str, Callable[..., str]]] = {}
@@ -243,7 +247,21 @@ class Catalog:
     # saying -------------------------------------------------------------------
     def says(self, key: str, /, **values: object) -> Said:
         """The template ``key``, filled in with ``values``."""
-        return Said(fill(self.template(key, values.get("count")), values), key, values)
+        return Said(fill(self.template(key, values.get("count")), self._coded(values)), key, values)
+
+    def _coded(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``values`` with each :attr:`coded` field's English name said in
+        the language spoken (in English, ``values`` as they are)."""
+        if not self.coded or languages.current() == languages.SOURCE:
+            return values
+        out = dict(values)
+        for field, kind in self.coded.items():
+            value = out.get(field)
+            if isinstance(value, str) and not isinstance(value, Said):
+                code = next((c for c, english in self.names.get(kind, {}).items() if english == value), None)
+                if code is not None:
+                    out[field] = self._named(kind, code) or value
+        return out
 
     def name(self, kind: str, code: str) -> Said:
         """The name of a code of ``kind`` (``name("phase", "deal")``)."""
@@ -308,7 +326,7 @@ class Catalog:
                     if found is not None:
                         return found
                 if key in catalog.templates:
-                    return fill(catalog.template(key, args.get("count")), args)
+                    return fill(catalog.template(key, args.get("count")), catalog._coded(args))
             except (KeyError, IndexError, TypeError, ValueError):
                 break  # a template that needs values the line does not have
             catalog = catalog.parent

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOMAINS = ("core", "web", "muell-money", "money-maker", "world-of-waste")
 #: each domain's file pybabel extract reads (as companion/locale/<domain>.cfg says)
 SOURCES = {
-    "core": "companion/messages.py",
+    #: the core's sentences and the command line's own (core.cfg's mapping)
+    "core": "companion/locale/core.cfg",
     #: the pages' words: many files (web.cfg's mapping), read through Babel's own extraction
     "web": "companion/locale/web.cfg",
     "muell-money": "companion/games/muell_money/words.py",
@@ -215,8 +216,8 @@ def test_extraction_reads_a_pot_babel_can_write() -> None:
 
     pot = PoCatalog()
     for line, message, comments, context in extract_from_file(
-            "companion.extract:catalog", str(ROOT / SOURCES["core"]), options={"domain": "core"}):
-        pot.add(message, None, [(SOURCES["core"], line)], auto_comments=comments, context=context)
+            "companion.extract:catalog", str(ROOT / "companion" / "messages.py"), options={"domain": "core"}):
+        pot.add(message, None, [("companion/messages.py", line)], auto_comments=comments, context=context)
     out = io.BytesIO()
     write_po(out, pot)
     assert b'msgctxt "core.undid"' in out.getvalue()

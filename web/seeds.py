@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.rules import CORE_RULES_FILE, SEED_FILES
+from web.i18n import _
 
 #: lines shown after a section heading (at most)
 SECTION_LINES = 30
@@ -277,15 +278,15 @@ def find_quote(lines: list[str], quote: str) -> tuple[int, int] | None:
 def passage(seeds_dir: Path | None, seed: str, section: str, quote: str = "") -> Passage:
     path = seed_path(seeds_dir, seed)
     if path is None:
-        why = "the rule texts are not available on this companion"
+        why = _("the rule texts are not available on this companion")
         if seeds_dir is not None:
-            why = f"there is no rule text called '{seed}'"
+            why = _("there is no rule text called '{seed}'", seed=seed)
         return Passage(seed, seed, section, (), frozenset(), False, why)
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return Passage(seed, path.name, section, (), frozenset(), False,
-                       f"the rule text {path.name} is not available on this companion")
+                       _("the rule text {file} is not available on this companion", file=path.name))
     lines = text.splitlines()
     markdown = any(_HEADING.match(line) for line in lines)
     if quote:
@@ -298,7 +299,7 @@ def passage(seeds_dir: Path | None, seed: str, section: str, quote: str = "") ->
     places = find_section(lines, section, markdown)
     if not places:
         return Passage(seed, path.name, section, (), frozenset(), False,
-                       f"the section '{section}' was not found in {path.name}")
+                       _("the section '{section}' was not found in {file}", section=section, file=path.name))
     place = places[0]
     end = min(place.end, place.start + SECTION_LINES)
     return Passage(seed, path.name, section, tuple(lines[place.start:end]),

@@ -10,6 +10,7 @@ import pytest
 from companion.cli import cli_language, main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "muell-money.json"
+CORPUS = Path(__file__).resolve().parents[2] / "tests" / "compat" / "corpus"
 
 
 @pytest.mark.parametrize(("chosen", "env", "lang"), [
@@ -47,6 +48,37 @@ def test_the_rules_options_are_listed_in_the_locale_s_language(capsys: pytest.Ca
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert main(["rules", "muell-money"]) == 0
     english = capsys.readouterr().out
-    assert "bribery: Ce que fait Corruption lors d’une Alerte" in french
+    assert "bribery : Ce que fait Corruption lors d’une Alerte" in french
+    assert "options de règles" in french and "rules options" not in french
     assert "bribery: What Bribery does at a Pollution Check" in english
     assert "Corruption lors" not in english
+
+
+def test_play_s_text_and_replay_s_headings_are_in_the_language_spoken(capsys: pytest.CaptureFixture[str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's own sentences (headings, scores, notices) come from
+    the core catalog: French under --lang fr / a French locale, and never a
+    heading left in English."""
+    assert main(["play", str(EXAMPLE), "--text", "--lang", "fr"]) == 0
+    french = capsys.readouterr().out
+    assert main(["play", str(EXAMPLE), "--text", "--lang", "en"]) == 0
+    english = capsys.readouterr().out
+    assert "== Müll + Money : le journal expliqué ==" in french and "the explained log" not in french
+    assert "== Scores (définitifs) ==" in french and "Scores (final)" not in french
+    assert "== Müll + Money: the explained log ==" in english and "== Scores (final) ==" in english
+    assert " points" in english and "journal expliqué" not in english
+
+    record = CORPUS / "a02124f" / "records" / "muell-money.json"
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    assert main(["replay", str(record)]) == 0
+    assert main(["replay", str(record), "--step", "3"]) == 0
+    french = capsys.readouterr().out
+    assert "rejouées, la même partie (lecture seule)." in french and "replays to the same game" not in french
+    assert "Voir une étape avec --step N" in french and "== Étape 3 sur " in french
+    assert "== Avant l’étape 3 (état 2) : " in french and "== Après l’étape 3 (état 3) : " in french
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["replay", str(record), "--step", "3"]) == 0
+    english = capsys.readouterr().out
+    assert "== Step 3 of " in english and "== Before step 3 (state 2): " in english and "Étape" not in english

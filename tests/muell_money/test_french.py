@@ -227,3 +227,18 @@ def test_the_french_pieces_say_lists_plurals_and_money_in_french() -> None:
     assert WORDS.draw(messages.meaning(said)) == "2 cards"
     assert str(words.and_list(["Ann", "Bob", "Carl"])) == "Ann and Bob and Carl"
     assert str(words.raw(1)) == "1 raw material" and str(words.money(5)) == "5 M"
+
+
+def test_the_final_score_s_rounding_is_said_in_french_and_stored_as_its_english_word() -> None:
+    """Half the cash "rounded down": the rounding is a coded field
+    (``WORDS.coded``), stored as the English word every earlier line holds
+    (so a record's lines compare equal) and said as the code's name."""
+    from companion.games.muell_money.words import WORDS
+
+    english = WORDS.says("score_half_cash_detail", cash=19, rounding="down")
+    with languages.speaking("fr"):
+        french = WORDS.says("score_half_cash_detail", cash=19, rounding="down")
+        drawn = WORDS.draw(english.meaning())
+    assert str(english) == "19 M / 2, rounded down"
+    assert str(french) == drawn == "19\u00a0M / 2, arrondi au nombre inférieur"
+    assert french.meaning() == english.meaning() and english.meaning()["args"]["rounding"] == "down"

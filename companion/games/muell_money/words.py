@@ -375,13 +375,16 @@ VARIANT_SAYS: Mapping[str, str] = {
 SAYS: Mapping[str, str] = {**BASE_SAYS, **OPTION_SAYS, **VARIANT_SAYS, **PAGE_SAYS}
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
 NAMES: Mapping[str, Mapping[str, str]] = {
-    "phase": PHASE_NAMES, "zone": ZONE_NAMES, "card": CARD_NAMES, "actor": ACTOR_NAMES,
+    "phase": PHASE_NAMES, "zone": ZONE_NAMES, "card": CARD_NAMES, "actor": ACTOR_NAMES, "rounding": ROUNDING_NAMES,
     "mat_row": {row: SAYS[f"row_{row}"] for row in ("workers", "raw_materials", "waste")},
 }
 
 
 WORDS.templates = SAYS
 WORDS.names = NAMES
+#: a final score's rounding is stored as its English word ("down"), what
+#: every stored line holds: said in another language as the code's name
+WORDS.coded = {"rounding": "rounding"}
 #: one of :data:`SAYS`, filled in: its words, and what it means (what the log
 #: keeps, :meth:`companion.messages.Catalog.says`)
 says = WORDS.says
