@@ -52,6 +52,8 @@ def known(lang: object) -> str | None:
     """``lang`` as one of :data:`LANGUAGES` (``"fr-CA"`` → ``"fr"``), or None."""
     if not isinstance(lang, str):
         return None
+    if lang in LANGUAGES:  # a code kept as chosen (every live view asks at every state)
+        return lang
     code = lang.strip().lower().replace("_", "-").split("-", 1)[0]
     return code if code in LANGUAGES else None
 

@@ -809,14 +809,23 @@ class Store:
         """The table's meta; read from the file once, then kept in memory
         (every page reads it: seat tokens, who has joined)."""
         with self._lock:
-            known = self._meta.get(table_id)
-            if known is None:
-                rows = self._read("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,))
-                known = self._meta[table_id] = {k: v for k, v in rows}
-                while len(self._meta) > META_KEPT:
-                    self._meta.popitem(last=False)
-            self._meta.move_to_end(table_id)
-            return dict(known)
+            return dict(self._kept_meta(table_id))
+
+    def meta_value(self, table_id: str, key: str) -> str | None:
+        """One value of the table's meta (every live view asks for its
+        language at every state: no copy of the rest)."""
+        with self._lock:
+            return self._kept_meta(table_id).get(key)
+
+    def _kept_meta(self, table_id: str) -> dict[str, str]:
+        known = self._meta.get(table_id)
+        if known is None:
+            rows = self._read("SELECT key, value FROM table_meta WHERE table_id = ?", (table_id,))
+            known = self._meta[table_id] = {k: v for k, v in rows}
+            while len(self._meta) > META_KEPT:
+                self._meta.popitem(last=False)
+        self._meta.move_to_end(table_id)
+        return known
 
 
 def _checkpoint_when_quiet(ref: weakref.ref[Store], quiet: threading.Condition) -> None:

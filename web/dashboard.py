@@ -428,7 +428,7 @@ class Dashboard:
     # dashboard itself: a mark in the table's meta, and a PROVISIONAL sheet.
     def provisional_end(self, table: Table) -> bool:
         """Closed by the dashboard (a game without ``end``): scores provisional."""
-        return self.room.store.meta(table.id).get(ENDED_KEY) == "1"
+        return self.room.store.meta_value(table.id, ENDED_KEY) == "1"
 
     def ended_early(self, table: Table) -> bool:
         """Over through the host's ``end`` command (still in force)."""

@@ -42,12 +42,12 @@ def default_language() -> str:
 
 def table_language(table: Table) -> str:
     """The table's language: its screen's, and its phones' last resort."""
-    return languages.known(table.store.meta(table.id).get(TABLE_KEY)) or default_language()
+    return languages.known(table.store.meta_value(table.id, TABLE_KEY)) or default_language()
 
 
 def seat_language(table: Table, seat: int) -> str | None:
     """The language chosen for a seat (None: none chosen)."""
-    return languages.known(table.store.meta(table.id).get(seat_key(seat)))
+    return languages.known(table.store.meta_value(table.id, seat_key(seat)))
 
 
 def set_table_language(table: Table, lang: str) -> None:

@@ -74,11 +74,8 @@ class _Lru:
         self.misses = 0
 
     def _in_language(self, key: Any) -> Any:
-        if self.by_language:
-            lang = languages.current()
-            if lang != languages.SOURCE:
-                return (lang, key)
-        return key
+        lang = languages.current()
+        return key if lang == languages.SOURCE else (lang, key)
 
     def get(self, key: Any) -> Any:
         if self.by_language:
