@@ -35,9 +35,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # no vision extra: every decoder says so when probed (probe_decoders), none loads
+    np = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
+
+#: what a decoder needs before anything else, and where it comes from
+NUMPY_HINT = ("numpy cannot be imported: it is in the vision extra (make run installs it, or "
+              ".venv/bin/pip install -e '.[vision]'; on a Raspberry Pi: sudo apt install python3-numpy python3-opencv)")
 
 Image = Any  # a numpy array: grayscale (H, W) or BGR (H, W, 3)
 Point = tuple[float, float]
@@ -290,6 +297,9 @@ def probe_decoders(names: Sequence[str] = ("zxing-cpp", "pyzbar")) -> tuple[list
         factory = DECODER_CLASSES.get(name)
         if factory is None:
             report.append(DecoderStatus(name, False, "unknown decoder"))
+            continue
+        if np is None:
+            report.append(DecoderStatus(name, False, f"cannot load: {NUMPY_HINT}"))
             continue
         try:
             ready.append(factory())

@@ -13,7 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # no vision extra: nothing scans (the camera cannot open either)
+    np = None  # type: ignore[assignment]
 
 from companion.tags import CardRegistry, Reading
 from hardware.decoders import Decoded, Decoder, Image, Scanner, probe_decoders, to_gray

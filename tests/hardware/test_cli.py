@@ -85,6 +85,22 @@ def test_scan_without_the_vision_extra_says_what_to_install(vision_missing: str,
     assert "Traceback" not in captured.err
 
 
+def test_doctor_without_the_vision_extra_reports_it_and_does_not_crash(
+        vision_missing: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """It died with a traceback (hardware/decoders.py imported numpy at once):
+    doctor is what a user runs to find out what is missing."""
+    monkeypatch.setenv("COMPANION_DB", str(tmp_path / "store.sqlite3"))
+    code = main(["doctor", "--quick"])
+    out = capsys.readouterr().out
+    assert "QR decoders:" in out and "camera:" in out and "dice:" in out
+    if vision_missing == "numpy":
+        assert code == 1
+        assert "  - QR decoder zxing-cpp: cannot load: numpy cannot be imported: it is in the vision extra" in out
+        assert "apt install python3-numpy python3-opencv" in out
+    else:
+        assert code in (0, 1)
+
+
 def test_tags_sheet_has_one_tag_per_physical_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cards.svg"
     assert main(["tags", "cardgame", "--out", str(out)]) == 0
