@@ -70,6 +70,11 @@ def new_pin() -> str:
 #: of phones, each allowed 8): past it, only an address that did not guess tries
 JOIN_TRIES_PER_MINUTE = 24
 
+#: wrong host PINs all addresses together may type a minute (the host is one
+#: person at one device): past it, only an address that did not guess tries,
+#: so a flood of addresses cannot walk through the 10,000 PINs
+PIN_TRIES_PER_MINUTE = 12
+
 #: tables whose seats' token digests are kept in memory (every table ever
 #: opened was kept: the server's memory grew with each game)
 SEAT_DIGESTS_KEPT = 64
@@ -244,7 +249,7 @@ class Dashboard:
         self.join_code = join_code.upper()
         self.seeds_dir = seeds_dir
         self.hardware = hardware
-        self.pin_guard = AttemptGuard()
+        self.pin_guard = AttemptGuard(total=PIN_TRIES_PER_MINUTE)
         self.join_guard = AttemptGuard(total=JOIN_TRIES_PER_MINUTE)
         #: what happened to the store at start, until the host hides it
         self.store_notice: str | None = None

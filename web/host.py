@@ -92,8 +92,11 @@ def login() -> BaseResponse:
     next_url = safe_next(request.values.get("next", ""))
     if request.method == "POST":
         who = request.remote_addr or "?"
-        if d.pin_guard.locked(who):
+        why = d.pin_guard.held(who)
+        if why == "address":
             abort(429, description=_("Too many wrong PINs: wait a minute."))
+        if why == "table":
+            abort(429, description=_("Too many wrong PINs from this network: wait a minute."))
         if d.pin_ok(str(request.form.get("pin", ""))[:20]):
             d.pin_guard.passed(who)
             session["host"] = d.host_logins.grant()

@@ -550,3 +550,28 @@ def test_a_store_in_memory_writes_no_key_or_logins_file_where_it_runs(
     app = create_app(WebConfig(room=Room(Store(":memory:")), host_pin="1234", testing=True))
     assert len(app.secret_key or "") >= 32
     assert list(tmp_path.iterdir()) == []
+
+
+def test_pin_guessing_from_many_addresses_is_limited_for_all_of_them(app: Flask) -> None:
+    """The host PIN's limit was per address only (8 a minute): 75 addresses
+    could try 600 PINs a minute.  All together now have a minute's share, and
+    the host's own device, which did not guess, still logs in."""
+    guard = dashboard_of(app).pin_guard
+    now = [9000.0]
+    guard.clock = lambda: now[0]
+    guesser = app.test_client()
+    statuses = []
+    for n in range(200):
+        address = f"10.0.3.{n // 8 + 1}"  # 25 addresses, 8 wrong PINs each
+        resp = guesser.post("/host/login", data={"csrf": csrf(guesser), "pin": f"{n:04d}"[::-1] + "9"},
+                            environ_base={"REMOTE_ADDR": address})
+        statuses.append(resp.status_code)
+    assert statuses[:12] == [403] * 12 and set(statuses) == {403, 429}
+    assert statuses.count(403) <= 12 + 25  # the share, then one try from each address that had not tried
+    held = guesser.post("/host/login", data={"csrf": csrf(guesser), "pin": "0000"},
+                        environ_base={"REMOTE_ADDR": "10.0.3.2"})
+    assert held.status_code == 429 and "Too many wrong PINs" in held.text
+    host = app.test_client()
+    there = {"REMOTE_ADDR": "10.0.4.1"}
+    ok = host.post("/host/login", data={"csrf": csrf(host), "pin": PIN}, environ_base=there)
+    assert ok.status_code == 303
