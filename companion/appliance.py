@@ -185,7 +185,8 @@ def below(root: Path, path: Path) -> Path:
 
 def plan_service(user: Account, root: Path) -> tuple[list[Planned], int]:
     config = user_config(user)
-    port = configured_port(below(root, config) if below(root, config).exists() else config)
+    # the config below --root only: a staging root never takes this machine's own port
+    port = configured_port(below(root, config))
     home = app_home(user)
     files = [
         Planned(below(root, config), template(), 0o644, keep=True),

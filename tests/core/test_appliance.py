@@ -70,9 +70,7 @@ def test_a_fresh_install_writes_the_documented_defaults(tmp_path: Path, capsys: 
     me = pwd.getpwuid(os.getuid())
     for variable in ("COMPANION_CONFIG", "COMPANION_HOME"):
         monkeypatch.delenv(variable, raising=False)
-    # the port in force: without it the config of the account's real home is read
-    # when the one below --root is missing (companion/appliance.py's plan_service)
-    monkeypatch.setenv("COMPANION_PORT", "8000")
+    monkeypatch.delenv("COMPANION_PORT", raising=False)
     root = tmp_path / "root-fs"
     assert main(["install-service", "--root", str(root), "--user", me.pw_name, "--no-start"]) == 0
     home = root / Path(me.pw_dir).relative_to("/")
@@ -162,3 +160,24 @@ def test_install_kiosk_and_the_launcher_restarts_the_browser(tmp_path: Path, cap
     assert len(runs) == 2
     assert "--kiosk" in runs[0] and f"http://localhost:{healthy}/?kiosk=1" in runs[0]
     assert "--noerrdialogs" in runs[0] and "--disable-session-crashed-bubble" in runs[0]
+
+
+def test_a_root_s_port_never_comes_from_the_machine_s_own_config(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """plan_service read the account's real config for the port when the one
+    below --root was missing: a staging root took this machine's settings."""
+    from companion.appliance import Account, plan_service
+
+    for variable in ("COMPANION_CONFIG", "COMPANION_PORT"):
+        monkeypatch.delenv(variable, raising=False)
+    home = tmp_path / "home" / "pi"
+    real = home / ".config" / "table-companion" / "companion.conf"
+    real.parent.mkdir(parents=True)
+    real.write_text("COMPANION_PORT=9123\n", encoding="utf-8")
+    root = tmp_path / "root-fs"
+    _files, port = plan_service(Account("pi", "pi", home), root)
+    assert port == 8000
+    staged = root / real.relative_to("/")
+    staged.parent.mkdir(parents=True)
+    staged.write_text("COMPANION_PORT=8124\n", encoding="utf-8")
+    assert plan_service(Account("pi", "pi", home), root)[1] == 8124
