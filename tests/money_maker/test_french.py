@@ -232,3 +232,22 @@ def test_a_stored_market_standing_or_verb_is_said_in_french_and_stored_as_before
     assert sold.meaning()["args"]["market"] == "consumer"
     assert WORDS.draw(standing) == "Ann is not solvent in this bank run (insolvent)"
     assert "the sector dice show fish, wheel" in WORDS.draw(dice)
+
+
+def test_the_dice_faces_are_named_in_french_and_stored_as_their_codes() -> None:
+    """A roll's line keeps the faces' codes (what every stored line holds,
+    so a record's lines compare equal) and French names them: "vert-10",
+    "moulin"; the names cover every face of the shipped edition."""
+    from companion.games.money_maker.words import FACE_NAMES, WORDS, comma_list, plus_list
+
+    shipped = json.loads((ROOT / "companion" / "games" / "money_maker" / "components.json").read_text(encoding="utf-8"))
+    assert set(FACE_NAMES) == set(shipped["sector_die"]["faces"]) | set(shipped["credit_die"]["faces"])
+    english = WORDS.says("the_dice", rolled="green-10", how=WORDS.says("roll_where_sectors",
+                                                                        sectors=plus_list(["windmill", "boat"])))
+    with languages.speaking("fr"):
+        french = WORDS.draw(english.meaning())
+        listed = str(comma_list(["fish", "flower"]))
+    assert "green-10" in str(english) and "windmill + boat" in str(english)
+    assert french.startswith("Les dés\u00a0: vert-10") and "moulin + bateau" in french, french
+    assert listed == "poisson, fleur"
+    assert english.meaning()["args"]["rolled"] == "green-10"

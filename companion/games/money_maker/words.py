@@ -26,7 +26,8 @@ from companion.messages import CORE, PIECE, Catalog, Said
 
 #: the fields of a template that hold a code's English name (``MARKET_NAMES["consumer"]``),
 #: and the kind of code: stored as that English word (what earlier versions stored too)
-CODE_FIELDS: Mapping[str, str] = {"market": "market", "source": "market", "into": "market", "standing": "standing"}
+CODE_FIELDS: Mapping[str, str] = {"market": "market", "source": "market", "into": "market", "standing": "standing",
+                                   "rolled": "face"}
 
 
 class MoneyMakerWords(Catalog):
@@ -181,6 +182,21 @@ def _register_french() -> None:
         """``l'un ; l'autre`` (a no-break space before the semicolon)."""
         return f"{NBSP}; ".join(str(i) for i in items)
 
+    def face(item: object) -> str:
+        """A die's face (a plain word, not a seat's name) as French names it."""
+        if type(item) is str:
+            return WORDS._named("face", item) or item
+        return str(item)
+
+    @WORDS.piece_in("fr")
+    def comma_list(items: Iterable[object]) -> str:
+        """``moulin, bateau``: a list of dice faces names each face."""
+        return ", ".join(face(i) for i in items)
+
+    @WORDS.piece_in("fr")
+    def plus_list(items: Iterable[object]) -> str:
+        return " + ".join(face(i) for i in items)
+
     @WORDS.piece_in("fr")
     def names_list(names: list[str]) -> str:
         """``Ann, Bob et Cas`` (empty for none)."""
@@ -191,6 +207,13 @@ _register_french()
 
 
 # the names of codes a sentence shows (the codes stay codes in state, commands and JSON) -----
+#: the dice's faces as the shipped edition names them (the sector die's symbols,
+#: the credit die's colour and number): a roll's line keeps the face's code,
+#: and a language names it (an edition's own faces are shown as they are)
+FACE_NAMES: Mapping[str, str] = {
+    **{f: f for f in ("windmill", "boat", "fish", "wheel", "bricks", "flower")},
+    **{f"{c}-{n}": f"{c}-{n}" for c in ("red", "green", "blue") for n in (10, 20)},
+}
 #: a market, by its key
 MARKET_NAMES: Mapping[str, str] = {"production": "production", "consumer": "consumer"}
 #: a bank's standing in a bank run, by its code (``state.UNSETTLED`` ...)
@@ -555,6 +578,7 @@ _PLAY: Mapping[str, str] = {
 SAYS: Mapping[str, str] = {**_PLAY, **HINT_SAYS, **HOST_SAYS, **PAGE_SAYS}
 #: the names of codes, by kind, as the game's page templates show them (web/pagewords.py)
 NAMES: Mapping[str, Mapping[str, str]] = {**PAGE_NAMES, "market": MARKET_NAMES, "standing": STANDING_NAMES,
+                                          "face": FACE_NAMES,
                                           "actor": ACTOR_NAMES}
 
 
