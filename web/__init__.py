@@ -133,7 +133,19 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.extensions["companion.addresses"] = cfg.addresses or Addresses(cfg.public_url)
     app.extensions["companion.live"] = LiveHub(app, keepalive=cfg.keepalive, poll=cfg.poll)
 
-    from web import common, host, language, pieces, sandbox, screen, seat, station, updates, veil
+    from web import (
+        common,
+        host,
+        language,
+        pieces,
+        sandbox,
+        screen,
+        seat,
+        station,
+        updates,
+        veil,
+        watch,
+    )
 
     language.init_app(app)
     common.init_app(app, log_requests=cfg.access_log)
@@ -145,6 +157,7 @@ def create_app(config: WebConfig | None = None) -> Flask:
     app.register_blueprint(station.bp)
     app.register_blueprint(sandbox.bp)
     app.register_blueprint(updates.bp)
+    app.register_blueprint(watch.bp)
     return app
 
 

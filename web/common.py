@@ -557,7 +557,7 @@ def live_log(entries: list[Mapping[str, Any]], limit: int, steps: bool = True,
 
     shown = entries[::-1][:limit] if limit > 0 else []
     if not shown:
-        return Markup('<ol class="log-list">\n  <li class="muted">Nothing has happened yet.</li>\n</ol>')
+        return Markup('<ol class="log-list">\n  <li class="muted">%s</li>\n</ol>') % _("Nothing has happened yet.")
     kept = current_app.jinja_env.memo_parts  # type: ignore[attr-defined]
     base = "live" if steps else ""
     keys = [log_entry_key(entry, base) for entry in shown]

@@ -145,6 +145,9 @@ def viewer_pages(party: Party) -> dict[str, str]:
     pages = {
         "table": fetch_all(screen, f"/t/{tid}", f"/t/{tid}/live", f"/t/{tid}/stream") + join.text,
         "host": fetch_all(party.host, f"/host/t/{tid}", f"/host/t/{tid}/live", f"/host/t/{tid}/stream"),
+        # a phone watching without a seat (web/watch.py): the table screen's view, never a secret
+        "onlooker": fetch_all(party.app.test_client(), f"/t/{tid}/watch", f"/t/{tid}/watch/live",
+                              f"/t/{tid}/watch/stream"),
     }
     for seat, client in enumerate(party.phones):
         pages[str(seat)] = fetch_all(client, f"/s/{tid}/{seat}", f"/s/{tid}/{seat}/live", f"/s/{tid}/{seat}/stream")
