@@ -59,6 +59,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PI", "", "1: treat this machine as a Raspberry Pi, 0: as any other (default: detected)"),
     Setting("LANGUAGE", "en", "a new table's language (its screen's, and a phone's that chose none and whose "
             "browser asks for none the companion speaks): en or fr"),
+    Setting("LOCATION", "", "where the table is, as plays saved to BG Stats name it (default: none)"),
 )
 
 KNOWN = {s.variable for s in SETTINGS} | {"COMPANION_CONFIG"}
@@ -176,3 +177,9 @@ def language_setting(environ: MutableMapping[str, str] | None = None) -> str:
 
     env = os.environ if environ is None else environ
     return known(env.get("COMPANION_LANGUAGE", "")) or SOURCE
+
+
+def location_setting(environ: MutableMapping[str, str] | None = None) -> str:
+    """``COMPANION_LOCATION``: where the table is, one line of at most 80 characters."""
+    env = os.environ if environ is None else environ
+    return " ".join(env.get("COMPANION_LOCATION", "").split())[:80]

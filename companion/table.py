@@ -873,6 +873,11 @@ class Room:
             self._take(table)
         return table
 
+    def holds(self, table_id: str) -> bool:
+        """Whether memory holds the table now (else :meth:`get` loads it)."""
+        with self._lock:
+            return table_id in self._alive
+
     def get(self, table_id: str) -> Table:
         """The table (loaded from the store if memory does not hold it);
         ``UnknownTable`` when there is none."""

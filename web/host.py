@@ -23,7 +23,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import languages, record
+from companion import bgstats, languages, record
 from companion.commands import CHANCE, HOST, Actor, Command
 from companion.errors import Refusal, SetupError, StaleState, StoreUnavailable, UnknownTable
 from companion.games import game_keys, get_game
@@ -31,6 +31,7 @@ from companion.games.base import HOST_SCREEN, DieFace, Viewer, seat_viewer
 from companion.messages import CORE
 from companion.record import MAX_RECORD_BYTES, RecordError, open_record, read_record
 from companion.rules import cite
+from companion.settings import location_setting
 from companion.table import Table
 from web import language
 from web.common import (
@@ -54,6 +55,7 @@ from web.common import (
     typed_url,
     wants_json,
 )
+from web.dashboard import ENDED_KEY
 from web.forms import FormError, read_state_no
 from web.i18n import _
 from web.lookback import render_look, step_base
@@ -705,6 +707,34 @@ def export(table_id: str) -> BaseResponse:
     body = json.dumps(record, indent=2, ensure_ascii=False, default=str)
     resp = Response(body, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{table.id}-record.json"'
+    return resp
+
+
+@bp.get("/bgstats.bgsplay")
+@host_only
+def bgstats_export() -> BaseResponse:
+    """Every finished game of this companion as one BG Stats import file
+    (companion/bgstats.py): opened with the app, it imports every play once
+    (their uuids are stable: importing it again adds nothing twice)."""
+    d = dash()
+    games: list[bgstats.FinishedGame] = []
+    skipped = 0
+    for stored in d.room.store.tables():
+        if stored.finished_at is None:
+            continue
+        try:  # loaded aside, not kept: years of games would fill the memory
+            table = d.room.get(stored.id) if d.room.holds(stored.id) else Table.load(stored, d.room.store)
+            provisional = d.room.store.meta_value(stored.id, ENDED_KEY) == "1"
+            game = bgstats.finished_game(table, stored.created_at, stored.finished_at, provisional)
+        except Exception:  # a table that no longer loads is left out, and counted
+            skipped += 1
+            continue
+        if game is not None:
+            games.append(game)
+    body = json.dumps(bgstats.import_file(games, location_setting()), indent=1, ensure_ascii=False)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Content-Disposition"] = 'attachment; filename="table-companion-plays.bgsplay"'
+    resp.headers["X-Plays-Skipped"] = str(skipped)
     return resp
 
 

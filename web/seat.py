@@ -12,9 +12,10 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion import languages
+from companion import bgstats, languages
 from companion.commands import Actor
 from companion.games.base import seat_viewer
+from companion.settings import location_setting
 from companion.table import Table
 from web import language
 from web.common import (
@@ -257,7 +258,18 @@ def seat_context(table: Table, seat: int, token: str, static: Mapping[str, Any] 
         "provisional_end": finished and d.provisional_end(table),
         "next_table": (url_for("seat.join_code", code=d.join_code, t=d.current_id, was=seat_name)
                        if finished and d.current_id not in (None, table.id) else None),
+        # at the end, the play for BG Stats (a bgstats:// link the phone's app opens)
+        "bgstats_link": bgstats_link(table) if finished else None,
     }
+
+
+def bgstats_link(table: Table) -> str | None:
+    """The finished game as a BG Stats play's link, or None (not over, or no final scores)."""
+    stored = dash().room.store.table(table.id)
+    if stored is None:
+        return None
+    game = bgstats.finished_game(table, stored.created_at, stored.finished_at, dash().provisional_end(table))
+    return None if game is None else bgstats.link(game, location_setting())
 
 
 def _seat_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
@@ -266,7 +278,7 @@ def _seat_keys(c: Mapping[str, Any]) -> dict[str, Hashable | None]:
     return {
         "banner": banner_key(),
         "status": (c["finished"], c["provisional_end"], c["ended_by_host"], c["your_turn"], view["status"]),
-        "end": (c["next_table"], view["state_no"] if c["finished"] else -1),
+        "end": (c["next_table"], view["state_no"] if c["finished"] else -1, c["bgstats_link"]),
         # the private card reads the seat's secrets (and World of Waste's card names)
         "secrets": (c["private"], view["game"],
                     view["game_view"].get("card_types") if isinstance(view["game_view"], Mapping) else None),
