@@ -29,7 +29,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,15 @@ MAX_PROBED_ROWS = 200_000
 COMPANIONS = ("-wal", "-shm", "-journal")
 
 
+#: how a report says one of its sentences: its key in store_words.RECOVERY, and its values
+Say = Callable[..., str]
+
+
+def english(key: str, /, **values: Any) -> str:
+    """A report's sentence in English (the log, the command line)."""
+    return store_words.RECOVERY[key].format(**values)
+
+
 @dataclass(frozen=True)
 class RecoveredTable:
     id: str
@@ -66,9 +75,11 @@ class RecoveredTable:
     steps_read: int
     finished: bool
 
-    def describe(self) -> str:
-        lost = "" if self.steps == self.steps_read else f" (of {self.steps_read} read: the rest could not be used)"
-        return f"{self.id} ({self.game}, {self.steps} steps{lost})"
+    def describe(self, say: Say | None = None) -> str:
+        say = say or english
+        if self.steps == self.steps_read:
+            return say("recovered_table", table=self.id, game=self.game, steps=self.steps)
+        return say("recovered_table_cut", table=self.id, game=self.game, steps=self.steps, read=self.steps_read)
 
 
 @dataclass(frozen=True)
@@ -85,12 +96,13 @@ class Lacking:
     known: int
     rebuilt: bool
 
-    def describe(self) -> str:
+    def describe(self, say: Say | None = None) -> str:
+        say = say or english
         if not self.rebuilt and self.read:
-            return store_words.LACKING_SETUP.format(table=self.id, read=self.read)
+            return say("lacking_setup", table=self.id, read=self.read)
         if not self.kept:
-            return store_words.LACKING_ALL.format(table=self.id, known=self.known)
-        return store_words.LACKING_STEPS.format(table=self.id, kept=self.kept, known=self.known)
+            return say("lacking_all", table=self.id, known=self.known)
+        return say("lacking_steps", table=self.id, kept=self.kept, known=self.known)
 
 
 @dataclass
@@ -117,42 +129,47 @@ class Recovery:
     def unfinished(self) -> list[RecoveredTable]:
         return [t for t in self.tables if not t.finished]
 
-    def message(self) -> str:
+    def message(self, say: Say | None = None) -> str:
+        """The report every screen shows (and the log and the command line
+        print), each sentence said by ``say`` (key, values: a screen's says
+        it in the language spoken; default: English)."""
+        say = say or english
         if not self.tables:
-            parts = [store_words.RECOVERED_NONE.format(damaged=self.damaged, why=self.why, kept=self.kept_as)]
+            parts = [say("recovered_none", damaged=self.damaged, why=self.why, kept=self.kept_as)]
         else:
-            parts = [self._recovered()]
-        parts.append(store_words.ROWS_BACK.format(rows=self.rows))
-        parts += [store_words.SETUP_FROM_BACKUP.format(table=t, backup=b) for t, b in self.setups_from.items()]
-        parts += [t.describe() for t in self.lacking]
+            parts = [self._recovered(say)]
+        parts.append(say("rows_back", rows=self.rows))
+        parts += [say("setup_from_backup", table=t, backup=b) for t, b in self.setups_from.items()]
+        parts += [t.describe(say) for t in self.lacking]
         if self.backup is not None:
-            parts.append(self._backup_holds_more(self.backup))
+            parts.append(self._backup_holds_more(self.backup, say))
         elif self.lacking:
-            parts.append(store_words.NO_BACKUP_HOLDS_MORE)
+            parts.append(say("no_backup_holds_more"))
         elif not self.tables:
-            parts.append(store_words.BACKUP_MAY_HOLD_MORE)
+            parts.append(say("backup_may_hold_more"))
         return " ".join(parts)
 
-    def _recovered(self) -> str:
+    def _recovered(self, say: Say) -> str:
         unfinished = self.unfinished
         parts = []
         if unfinished:
-            parts.append(f"{len(unfinished)} unfinished table(s): " + ", ".join(t.describe() for t in unfinished))
+            parts.append(say("unfinished_tables", count=len(unfinished),
+                             tables=", ".join(t.describe(say) for t in unfinished)))
         done = len(self.tables) - len(unfinished)
         if done:
-            parts.append(f"{done} finished table(s)")
-        lost = f"; {len(self.skipped)} could not be read" if self.skipped else ""
-        return store_words.RECOVERED.format(damaged=self.damaged, why=self.why, kept=self.kept_as,
-                                            tables=" and ".join(parts), lost=lost)
+            parts.append(say("finished_tables", count=done))
+        lost = say("not_read", count=len(self.skipped)) if self.skipped else ""
+        return say("recovered", damaged=self.damaged, why=self.why, kept=self.kept_as,
+                   tables=say("and").join(parts), lost=lost)
 
-    def _backup_holds_more(self, backup: Path) -> str:
+    def _backup_holds_more(self, backup: Path, say: Say) -> str:
         kept = {t.id: t.steps for t in self.tables}
-        more = [store_words.TABLE_STEPS.format(table=t.id, steps=self.backup_steps[t.id]) for t in self.lacking
+        more = [say("table_steps", table=t.id, steps=self.backup_steps[t.id]) for t in self.lacking
                 if self.backup_steps.get(t.id, 0) > t.kept]
-        fewer = [store_words.TABLE_STEPS.format(table=t, steps=self.backup_steps.get(t, 0))
+        fewer = [say("table_steps", table=t, steps=self.backup_steps.get(t, 0))
                  for t, n in kept.items() if self.backup_steps.get(t, 0) < n]
-        less = store_words.BACKUP_HOLDS_LESS.format(tables=", ".join(fewer)) if fewer else ""
-        return store_words.BACKUP_HOLDS_MORE.format(backup=backup, more=", ".join(more), less=less)
+        less = say("backup_holds_less", tables=", ".join(fewer)) if fewer else ""
+        return say("backup_holds_more", backup=backup, more=", ".join(more), less=less)
 
     def to_json(self) -> dict[str, Any]:
         return {"damaged": str(self.damaged), "kept_as": str(self.kept_as), "why": self.why,

@@ -87,12 +87,33 @@ NO_FRESH_STORE = (
     "({fresh_why}). Nothing can be recorded until the card is checked (companion doctor)."
 )
 
+#: the recovery's report glue: counts of tables, "and", what could not be read
+UNFINISHED_TABLES = "{count} unfinished table(s): {tables}"
+FINISHED_TABLES = "{count} finished table(s)"
+AND = " and "
+NOT_READ = "; {count} could not be read"
+RECOVERED_TABLE = "{table} ({game}, {steps} steps)"
+RECOVERED_TABLE_CUT = "{table} ({game}, {steps} steps (of {read} read: the rest could not be used))"
+
+#: the recovery's report as every screen shows it (companion/recovery.py's
+#: Recovery.message, said in the language spoken: context ``store.recovery.<key>``)
+RECOVERY = {
+    "recovered": RECOVERED, "recovered_none": RECOVERED_NONE, "rows_back": ROWS_BACK,
+    "lacking_steps": LACKING_STEPS, "lacking_all": LACKING_ALL, "lacking_setup": LACKING_SETUP,
+    "setup_from_backup": SETUP_FROM_BACKUP, "backup_holds_more": BACKUP_HOLDS_MORE,
+    "backup_holds_less": BACKUP_HOLDS_LESS, "no_backup_holds_more": NO_BACKUP_HOLDS_MORE,
+    "backup_may_hold_more": BACKUP_MAY_HOLD_MORE, "table_steps": TABLE_STEPS,
+    "unfinished_tables": UNFINISHED_TABLES, "finished_tables": FINISHED_TABLES, "and": AND,
+    "not_read": NOT_READ, "recovered_table": RECOVERED_TABLE, "recovered_table_cut": RECOVERED_TABLE_CUT,
+}
+
 #: what every screen shows, extracted into the pages' domain ``web``
 #: (companion/extract.py, ``make catalogs``): context ``store.<table>.<key>``
 CATALOG_TABLES = {
     "domain": "web",
     "tables": {
         "store.refused.": REFUSED,
+        "store.recovery.": RECOVERY,
         "store.banner.": BANNER_TITLE,
         "store.": {"notice_title": NOTICE_TITLE, "hide_notice": HIDE_NOTICE,
                    "low_title": LOW_TITLE, "low_space": LOW_SPACE},

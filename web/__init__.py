@@ -19,7 +19,7 @@ from flask import Flask
 from companion.store import Store, default_db_path
 from companion.table import Room
 from web.addresses import Addresses
-from web.dashboard import Dashboard, HardwareLike, HostLogins, new_join_code, new_pin
+from web.dashboard import Dashboard, HardwareLike, HostLogins, StoreNotice, new_join_code, new_pin
 from web.live import LiveHub
 from web.memo import PageEnvironment
 
@@ -61,7 +61,7 @@ class WebConfig:
     access_log: bool = False
     #: what happened to the store at start (a damaged store set aside and
     #: recovered): shown on every screen until the host hides it
-    store_notice: str | None = None
+    store_notice: StoreNotice | None = None
 
 
 def beside_store(db_path: Path, suffix: str) -> Path | None:

@@ -130,13 +130,14 @@ def _serve(args: argparse.Namespace, db_path: Path, host: str, port: int) -> int
     from companion.store import StoreDamaged, StoreNotMigrated, StoreTooNew
     from companion.table import Room
     from web import WebConfig, create_app, dashboard_of
+    from web.dashboard import StoreNotice
 
-    notice: str | None = None
+    notice: StoreNotice | None = None
     try:
         store, recovery = open_or_recover(db_path)
         if recovery is not None:
-            notice = recovery.message()
-            print(f"companion serve: {notice}", file=sys.stderr, flush=True)
+            notice = recovery  # every screen says its report in its own language
+            print(f"companion serve: {recovery.message()}", file=sys.stderr, flush=True)
     except (StoreDamaged, StoreTooNew, StoreNotMigrated) as err:
         # not even a fresh store can be made, or the store is a newer
         # companion's (never changed): the screens still come up, say so, and

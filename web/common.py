@@ -42,7 +42,7 @@ from companion.table import Table
 from web import i18n
 from web.addresses import Addresses
 from web.chart import COLOURS, cached_history, colours_by_name, css_colour, svg_chart
-from web.dashboard import Dashboard
+from web.dashboard import Dashboard, StoreNotice
 from web.forms import FIELD_PREFIX, FormError, field_values, find_hint, read_posted
 from web.i18n import N_, _, pgettext, said
 from web.live import (
@@ -356,17 +356,26 @@ def store_banner(host: bool = False) -> dict[str, str] | None:
     only (``host``).  ``None`` when there is nothing to say."""
     health = dash().room.store.health()
     notice = dash().store_notice
-    if notice is not None and not health.refusing:
-        return {"kind": "notice", "title": said("store.notice_title", store_words.NOTICE_TITLE), "text": notice,
+    told = notice_words(notice) if notice is not None else None
+    if told is not None and not health.refusing:
+        return {"kind": "notice", "title": said("store.notice_title", store_words.NOTICE_TITLE), "text": told,
                 "hide": said("store.hide_notice", store_words.HIDE_NOTICE)}
     if health.refusing:
-        text = refused_words(health.state) + (f" {notice}" if notice else "")
+        text = refused_words(health.state) + (f" {told}" if told else "")
         return {"kind": health.state, "text": text,
                 "title": said(f"store.banner.{health.state}", store_words.BANNER_TITLE[health.state])}
     if health.state == "low" and host:
         return {"kind": "low", "title": said("store.low_title", store_words.LOW_TITLE),
                 "text": said("store.low_space", store_words.LOW_SPACE, free=health.free_text())}
     return None
+
+
+def notice_words(notice: StoreNotice) -> str:
+    """The store's notice at start, in the language spoken: a recovery's
+    report is said sentence by sentence (``store.recovery.<key>``)."""
+    if isinstance(notice, str):
+        return notice
+    return notice.message(lambda key, /, **values: said(f"store.recovery.{key}", store_words.RECOVERY[key], **values))
 
 
 def refused_words(kind: str) -> str:

@@ -58,6 +58,15 @@ class SeatTaken(Exception):
     """The seat already belongs to a phone; the host can free it."""
 
 
+class Report(Protocol):
+    """A report a screen says in its language (companion/recovery.py's Recovery)."""
+
+    def message(self, say: Callable[..., str] | None = None) -> str: ...
+
+
+#: what every screen says about the store at start
+StoreNotice = str | Report
+
 def new_join_code(length: int = 4) -> str:
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(length))
 
@@ -252,7 +261,9 @@ class Dashboard:
         self.pin_guard = AttemptGuard(total=PIN_TRIES_PER_MINUTE)
         self.join_guard = AttemptGuard(total=JOIN_TRIES_PER_MINUTE)
         #: what happened to the store at start, until the host hides it
-        self.store_notice: str | None = None
+        #: what every screen says about the store at start: words, or a recovery's report
+        #: (companion/recovery.py's Recovery, said in each page's language)
+        self.store_notice: StoreNotice | None = None
         self.host_logins = host_logins or HostLogins(None, pin, secrets.token_hex(16))
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)

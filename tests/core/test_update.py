@@ -89,8 +89,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     (origin / "README.md").write_text((origin / "README.md").read_text() + "\nv2\n")
     commits["v2"] = commit_all(origin, "v2")
     # v3: starts to serve and dies before it listens
-    edit(origin, "web/cli.py", "    notice: str | None = None\n",
-         "    raise SystemExit('v3 cannot start')\n    notice: str | None = None\n")
+    edit(origin, "web/cli.py", "    notice: StoreNotice | None = None\n",
+         "    raise SystemExit('v3 cannot start')\n    notice: StoreNotice | None = None\n")
     commits["v3"] = commit_all(origin, "v3: fails to start")
     sh("git", "reset", "-q", "--hard", commits["v2"], cwd=origin)
     # v4: a migration that fails (its trial on a copy of the store stops it)

@@ -157,3 +157,24 @@ def test_a_recovered_store_is_told_on_every_screen_until_the_host_hides_it(tmp_p
     resp = host.post("/host/store/hide-notice", data={"csrf": token}, headers=FETCH)
     assert resp.status_code == 200
     assert "set aside" not in tv.get(f"/t/{tid}").text and "set aside" not in host.get("/host").text
+
+
+def test_a_recovery_s_report_is_said_in_each_screen_s_language(tmp_path: Path) -> None:
+    """The report is kept as the recovery it tells (companion/recovery.py),
+    and each screen says it sentence by sentence in its language: a French
+    phone reads it in French while the English one reads the English the
+    log and the command line print."""
+    from companion.recovery import Lacking, RecoveredTable, Recovery
+
+    recovery = Recovery(Path("/x/companion.sqlite3"), Path("/x/kept"), "a test", rows=16,
+                        tables=[RecoveredTable("t-1", "muell-money", 12, 12, False)],
+                        lacking=[Lacking("t-1", 12, 12, 30, True)])
+    app = make_app(Room(Store(tmp_path / "fresh.sqlite3")), store_notice=recovery)
+    english = app.test_client().get("/").text  # the lobby, before any table
+    french = app.test_client().get("/", headers={"Accept-Language": "fr"}).text
+    told = recovery.message()
+    assert "1 unfinished table(s): t-1 (muell-money, 12 steps)" in told and "16 log rows came back." in told
+    assert "Table t-1: steps 1 to 12 of at least 30 came back." in told
+    assert "16 log rows came back." in english and "set aside, untouched" in english
+    assert "16 lignes du journal sont revenues." in french and "mis de côté, intact" in french
+    assert "les étapes 1 à 12 sur au moins 30 sont revenues" in french and "came back" not in french
