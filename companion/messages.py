@@ -38,6 +38,10 @@ from companion import languages
 
 F = TypeVar("F", bound=Callable[..., str])
 
+#: the values a piece keeps as given at once (every call of a piece looks at each)
+_KEPT_AS_GIVEN = frozenset({str, int, float, list, tuple, dict, bool, type(None)})
+lang_now = languages.current
+
 #: the key of two or more pieces said one after the other (``a + b``)
 JOINED = "+"
 #: a piece's keys start with this (the function's name follows)
@@ -287,10 +291,14 @@ class Catalog:
         @functools.wraps(fn)
         def said(*args: Any, **kwargs: Any) -> Said:
             values = dict(zip(params, args, strict=False))
-            values.update(kwargs)
+            if kwargs:
+                values.update(kwargs)
             for k, v in values.items():
-                if not isinstance(v, str | int | float | list | tuple | Mapping | None) and isinstance(v, Iterable):
+                if type(v) not in _KEPT_AS_GIVEN and not isinstance(v, str | int | float | list | tuple | Mapping | None) \
+                        and isinstance(v, Iterable):
                     values[k] = list(v)  # a generator is read once: keep what it gave
+            if lang_now() == languages.SOURCE:
+                return Said(str(fn(**values)), key, values)
             return Said(str(pick(key)(**values)), key, values)
 
         return said  # type: ignore[return-value]

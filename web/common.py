@@ -696,14 +696,22 @@ def stream(
             return page
         return where
 
+    # the view's language spoken while it is drawn (a token, not a context
+    # manager: drawn for every view at every state)
     def drawn(before: LiveDrawing | None) -> LiveDrawing:
-        with languages.speaking(lang):
+        token = languages.enter(lang)
+        try:
             return drawing(before)
+        finally:
+            languages.leave(token)
 
     def acted(url: str, form: Any) -> Mapping[str, Any]:
         assert act is not None
-        with languages.speaking(lang):
+        token = languages.enter(lang)
+        try:
             return act(url, form)
+        finally:
+            languages.leave(token)
 
     spec = ChannelSpec(key, table, drawn, fingerprint, moved_on if goto is not None or language is not None else None,
                        acted if act is not None else None, environ)

@@ -94,9 +94,24 @@ def _filled(eval_ctx: EvalContext, text: str, values: dict[str, Any]) -> str:
     return rv % values  # newstyle: always a format string, what it fills in escaped
 
 
+#: a template's English sentence without values, as it is drawn (most of a
+#: page's words: made Markup and formatted once, not at every drawing; a
+#: translation is looked up each time, as a catalog may be read again)
+_PLAIN: dict[tuple[str, bool], str] = {}
+PLAIN_KEPT = 4096
+
+
 @pass_eval_context
 def _template_gettext(eval_ctx: EvalContext, message: str, /, **values: Any) -> str:
-    return _filled(eval_ctx, gettext(message), values)
+    if values or languages.current() != languages.SOURCE:
+        return _filled(eval_ctx, gettext(message), values)
+    key = (message, eval_ctx.autoescape)
+    found = _PLAIN.get(key)
+    if found is None:
+        if len(_PLAIN) >= PLAIN_KEPT:
+            _PLAIN.clear()
+        found = _PLAIN[key] = _filled(eval_ctx, message, values)
+    return found
 
 
 @pass_eval_context

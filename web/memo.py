@@ -79,7 +79,9 @@ class _Lru:
 
     def get(self, key: Any) -> Any:
         if self.by_language:
-            key = self._in_language(key)
+            lang = languages.current()
+            if lang != languages.SOURCE:
+                key = (lang, key)
         with self._lock:
             found = self._items.get(key)
             if found is not None:
