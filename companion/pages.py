@@ -82,25 +82,102 @@ class _Bad(Exception):
 
 
 def scan(path: Path) -> Scan:
-    """Every cell of every b-tree page of the file at ``path`` (read-only)."""
+    """Every cell of every b-tree page of the file at ``path`` (read-only),
+    each page as its write-ahead log (``<path>-wal``) last committed it where
+    the log holds it (a store's newest moves are often only there)."""
+    wal = read_wal(Path(str(path) + "-wal"))
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
-        return Scan(DEFAULT_PAGE_SIZE, 0)
+        fd = -1
     try:
-        size = os.fstat(fd).st_size
+        size = os.fstat(fd).st_size if fd >= 0 else 0
         if size == 0:
-            return Scan(DEFAULT_PAGE_SIZE, 0)
+            if not wal.pages:
+                return Scan(DEFAULT_PAGE_SIZE, 0)
+            return _Reader(b"", 0, wal).run()
         with mmap.mmap(fd, size, access=mmap.ACCESS_READ) as data:
-            return _Reader(data, size).run()
+            return _Reader(data, size, wal).run()
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
+
+
+# the write-ahead log -------------------------------------------------------------
+#: a WAL file's magic numbers: its checksums' words big-endian (…83) or little-endian (…82)
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER, FRAME_HEADER = 32, 24
+
+
+@dataclass
+class Wal:
+    """The pages a write-ahead log holds as last committed, by page number,
+    and the database's size in pages after the last commit (0: no log)."""
+
+    page_size: int = 0
+    pages: dict[int, bytes] = field(default_factory=dict)
+    size: int = 0
+    #: frames after the last valid commit (a cut write, a torn frame), not used
+    uncommitted: int = 0
+
+
+def _checksum(data: bytes, big: bool, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum over ``data`` (a multiple of 8 bytes), going on from ``s0, s1``."""
+    words = struct.unpack((">" if big else "<") + f"{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def read_wal(path: Path) -> Wal:
+    """The committed pages of the WAL at ``path``: frames are taken in order
+    while their salts match the header's and their checksums chain; a page
+    counts as the last commit frame before the chain breaks left it (see
+    https://www.sqlite.org/fileformat2.html#walformat).  Read-only; a
+    missing or unreadable log is an empty one."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return Wal()
+    if len(data) < WAL_HEADER:
+        return Wal()
+    magic, _version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:WAL_HEADER])
+    if magic not in WAL_MAGIC or not (512 <= page_size <= 65536 and page_size & (page_size - 1) == 0):
+        return Wal()
+    big = magic & 1 == 1
+    if _checksum(data[:24], big, 0, 0) != (c0, c1):
+        return Wal()
+    out = Wal(page_size)
+    pending: dict[int, bytes] = {}
+    s0, s1 = c0, c1
+    at = WAL_HEADER
+    while at + FRAME_HEADER + page_size <= len(data):
+        number, commit, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", data[at:at + FRAME_HEADER])
+        page = data[at + FRAME_HEADER:at + FRAME_HEADER + page_size]
+        if (f_salt1, f_salt2) != (salt1, salt2) or number < 1:
+            break
+        s0, s1 = _checksum(data[at:at + 8], big, s0, s1)
+        s0, s1 = _checksum(page, big, s0, s1)
+        if (s0, s1) != (f0, f1):
+            break
+        pending[number] = page
+        if commit:
+            out.pages.update(pending)
+            pending.clear()
+            out.size = commit
+        at += FRAME_HEADER + page_size
+    out.uncommitted = len(pending)
+    return out
 
 
 class _Reader:
-    def __init__(self, data: mmap.mmap, size: int) -> None:
+    def __init__(self, data: mmap.mmap | bytes, size: int, wal: Wal | None = None) -> None:
         self.data = data
+        self.wal = wal if wal is not None and wal.pages else None
         head = bytes(data[:100])
+        if self.wal is not None and 1 in self.wal.pages:
+            head = self.wal.pages[1][:100]  # the header as the log last committed it
         page_size, reserved, encoding = DEFAULT_PAGE_SIZE, 0, "utf-8"
         if head[:16] == MAGIC:
             given = int.from_bytes(head[16:18], "big")
@@ -109,16 +186,27 @@ class _Reader:
                 page_size = given
                 reserved = head[20] if head[20] < page_size - 480 else 0
             encoding = {2: "utf-16-le", 3: "utf-16-be"}.get(int.from_bytes(head[56:60], "big"), "utf-8")
+        if self.wal is not None and self.wal.page_size != page_size:
+            if head[:16] == MAGIC:
+                self.wal = None  # a log of another page size is not this file's
+            else:
+                page_size = self.wal.page_size  # the file's header is gone: the log's size holds
         self.page_size = page_size
         self.usable = page_size - reserved
         self.encoding = encoding
         self.pages = size // page_size  # a page cut short is not a page
+        if self.wal is not None:
+            self.pages = max(self.pages, self.wal.size, max(self.wal.pages))
         self.budget = OVERFLOW_BUDGET * self.pages + 64
 
     # pages ---------------------------------------------------------------------
     def page(self, number: int) -> bytes:
+        if self.wal is not None:
+            logged = self.wal.pages.get(number)
+            if logged is not None:
+                return logged
         start = (number - 1) * self.page_size
-        return bytes(self.data[start:start + self.page_size])
+        return bytes(self.data[start:start + self.page_size]).ljust(self.page_size, b"\0")
 
     def kind(self, number: int, page: bytes) -> int:
         return page[100 if number == 1 else 0]

@@ -317,3 +317,76 @@ def test_without_a_backup_the_report_says_what_was_read_and_that_no_backup_holds
     assert message.endswith("No backup holds more of them (`companion backup --list`).")
     assert recovery.to_json()["lacking"][0] == {"id": "money-maker", "kept": 0, "read": STEPS, "known": STEPS,
                                                 "rebuilt": False}
+
+
+# the write-ahead log ---------------------------------------------------------------------------
+def _wal_store(tmp_path: Path, rows: int, in_log: int) -> tuple[Path, list[tuple[int, str]]]:
+    """A WAL store with ``rows`` rows checkpointed into the file and
+    ``in_log`` more only in its write-ahead log, copied (file and log) while
+    its connection is open, as a pulled plug leaves them."""
+    live = tmp_path / "live.sqlite3"
+    db = sqlite3.connect(live)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    db.execute("CREATE TABLE log (seq INTEGER PRIMARY KEY, line TEXT)")
+    want = [(n, f"line {n} " + "x" * 300) for n in range(1, rows + in_log + 1)]
+    db.executemany("INSERT INTO log VALUES (?, ?)", want[:rows])
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for row in want[rows:]:  # one commit each: many frames, many commits
+        db.execute("INSERT INTO log VALUES (?, ?)", row)
+        db.commit()
+    copy = tmp_path / "copy.sqlite3"
+    shutil.copyfile(live, copy)
+    shutil.copyfile(str(live) + "-wal", str(copy) + "-wal")
+    db.close()
+    return copy, want
+
+
+def _log_rows(found: object) -> list[tuple[int, str]]:
+    return sorted((c.rowid, c.values[1]) for c in found.rows("log"))  # type: ignore[attr-defined]
+
+
+def test_rows_only_in_the_write_ahead_log_come_back_page_by_page(tmp_path: Path) -> None:
+    """The page reader read the file alone: a store's newest moves, still
+    only in its -wal (not yet checkpointed), were lost to it."""
+    copy, want = _wal_store(tmp_path, rows=40, in_log=25)
+    wal = Path(str(copy) + "-wal")
+    assert wal.stat().st_size > 0
+    assert _log_rows(scan(copy)) == want  # file and log together: every row
+    held = wal.read_bytes()
+    wal.unlink()
+    assert len(_log_rows(scan(copy))) == 40  # the file alone: only what was checkpointed
+    # a damaged file: its header page overwritten; the log's pages still give the newest rows
+    wal.write_bytes(held)
+    with open(copy, "r+b") as f:
+        f.write(b"\xff" * 4096)
+    assert {r for r in want[40:]} <= set(_log_rows(scan(copy)))
+
+
+def test_a_torn_or_foreign_log_frame_is_not_taken(tmp_path: Path) -> None:
+    """Frames count while their salts match the log's header and their
+    checksums chain, up to the last commit before a break: a torn last
+    write, or a byte flipped in a frame, loses that commit, not the rest."""
+    from companion.pages import FRAME_HEADER, WAL_HEADER, read_wal
+
+    copy, want = _wal_store(tmp_path, rows=5, in_log=10)
+    wal = Path(str(copy) + "-wal")
+    whole = read_wal(wal)
+    assert whole.pages and whole.uncommitted == 0
+    held = wal.read_bytes()
+    frame = FRAME_HEADER + whole.page_size
+    frames = (len(held) - WAL_HEADER) // frame
+    # a byte flipped in the last frame's page: the commits before it stand
+    flipped = bytearray(held)
+    flipped[WAL_HEADER + (frames - 1) * frame + FRAME_HEADER + 100] ^= 0xFF
+    wal.write_bytes(bytes(flipped))
+    assert len(_log_rows(scan(copy))) == 14 and _log_rows(scan(copy)) == want[:14]
+    # the log cut in the middle of its last frame: the same
+    wal.write_bytes(held[:-100])
+    assert _log_rows(scan(copy)) == want[:14]
+    # a log of another generation (other salts in every frame): none of it
+    foreign = bytearray(held)
+    foreign[16:20] = b"\x00\x00\x00\x01"
+    wal.write_bytes(bytes(foreign))
+    assert read_wal(wal).pages == {} and len(_log_rows(scan(copy))) == 5
