@@ -349,6 +349,7 @@ def walk_table(w: Walk, party: Party, moment: str) -> None:
             w.visit(screen, f"/s/{tid}/{seat}", f"{game} {moment} seat {who}")
     for screen in PHONES:
         w.visit(screen, f"/host/t/{tid}", f"{game} {moment} host")
+        w.visit(screen, f"/t/{tid}/watch", f"{game} {moment} onlooker")
     if moment == "mid":
         confirm_without_script(w, party, game)
 
