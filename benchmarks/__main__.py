@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "start": "benchmarks.start",
     "live": "benchmarks.live",
     "languages": "benchmarks.languages",
+    "kinds": "benchmarks.kinds",
     "soak": "benchmarks.soak",
     "checking": "benchmarks.checking",
     "months": "benchmarks.months",

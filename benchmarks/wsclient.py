@@ -192,13 +192,15 @@ class WsLive:
             if self.ws is not None:
                 self.ws.close()
 
-    def act(self, url: str, form: dict[str, str], timeout: float = 10.0) -> dict[str, Any]:
-        """Send a form on this page's connection; its answer."""
+    def act(self, url: str, form: dict[str, str] | list[tuple[str, str]], timeout: float = 10.0) -> dict[str, Any]:
+        """Send a form on this page's connection (a dict, or its pairs when a
+        field has several values); its answer."""
         assert self.ws is not None
+        pairs = list(form.items()) if isinstance(form, dict) else form
         with self._send:
             self._asked += 1
             number = self._asked
-            self.ws.send_json({"t": "act", "n": number, "url": url, "form": [[k, v] for k, v in form.items()]})
+            self.ws.send_json({"t": "act", "n": number, "url": url, "form": [[k, v] for k, v in pairs]})
         with self._answered:
             if not self._answered.wait_for(lambda: number in self._answers, timeout):
                 raise TimeoutError(f"no answer to action {number}")
