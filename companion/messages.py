@@ -38,6 +38,8 @@ from companion import languages
 
 F = TypeVar("F", bound=Callable[..., str])
 
+_new_str = str.__new__
+
 #: the values a piece keeps as given at once (every call of a piece looks at each)
 _KEPT_AS_GIVEN = frozenset({str, int, float, list, tuple, dict, bool, type(None)})
 lang_now = languages.current
@@ -251,7 +253,21 @@ class Catalog:
     # saying -------------------------------------------------------------------
     def says(self, key: str, /, **values: object) -> Said:
         """The template ``key``, filled in with ``values``."""
-        return Said(fill(self.template(key, values.get("count")), self._coded(values)), key, values)
+        if lang_now() == languages.SOURCE:
+            # the English as written (every hint and line of a table says many: no lookups,
+            # one Python frame)
+            written = self.templates[key]
+            if isinstance(written, tuple):
+                english = written[0] if values.get("count") == 1 else written[1]
+            else:
+                english = written
+            text = english.format_map(values) if GROUPED not in english else fill(english, values)
+        else:
+            text = fill(self.template(key, values.get("count")), self._coded(values))
+        said = _new_str(Said, text)
+        said.key = key
+        said.values = values
+        return said
 
     def _coded(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
         """``values`` with each :attr:`coded` field's English name said in
@@ -270,7 +286,9 @@ class Catalog:
     def name(self, kind: str, code: str) -> Said:
         """The name of a code of ``kind`` (``name("phase", "deal")``)."""
         english = self.names[kind][code]  # a code the catalog does not name is a mistake here
-        return Said(languages.words_for(self.domain, f"{NAMED}{kind}:{code}", english), NAMED + kind, {"code": code})
+        words = english if lang_now() == languages.SOURCE else \
+            languages.words_for(self.domain, f"{NAMED}{kind}:{code}", english)
+        return Said(words, NAMED + kind, {"code": code})
 
     def term(self, kind: str, code: str, name: str) -> Said:
         """A component's ``name`` as the table's data file gives it (a card,

@@ -813,9 +813,11 @@ class Store:
 
     def meta_value(self, table_id: str, key: str) -> str | None:
         """One value of the table's meta (every live view asks for its
-        language at every state: no copy of the rest)."""
+        language at every state: no copy of the rest, and a table's meta
+        kept in memory is read as it is)."""
         with self._lock:
-            return self._kept_meta(table_id).get(key)
+            known = self._meta.get(table_id)
+            return (known if known is not None else self._kept_meta(table_id)).get(key)
 
     def _kept_meta(self, table_id: str) -> dict[str, str]:
         known = self._meta.get(table_id)

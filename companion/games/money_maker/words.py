@@ -56,8 +56,9 @@ class MoneyMakerWords(Catalog):
         return out
 
     def says(self, key: str, /, **values: object) -> Said:
-        shown = values if languages.current() == languages.SOURCE else self.shown(values)
-        return Said(self.template(key, values.get("count")).format(**shown), key, values)
+        if languages.current() == languages.SOURCE:
+            return super().says(key, **values)  # the English as written, values as they are
+        return Said(self.template(key, values.get("count")).format(**self.shown(values)), key, values)
 
     def say_drawn(self, key: str, args: dict[str, Any]) -> str:
         return super().say_drawn(key, dict(self.shown(args)) if key in self.templates else args)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from companion import languages
 from companion.commands import Actor, ActorKind, Command
 from companion.corrections import MAX_REASON, Target, need_reason, need_target, need_to, seat_arg
 from companion.errors import InvalidCommand
@@ -88,10 +89,20 @@ class _Targets(Sequence[Target]):
 
     def __init__(self, *targets: tuple[str, Callable[[], str], dict[str, bool]]) -> None:
         self._targets = targets
+        #: the targets as said in each language's catalog (the host's form reads them at every
+        #: state): kept by the catalog itself, so a catalog read again says them again
+        self._said: dict[tuple[str, int], tuple[Target, ...]] = {}
 
     def _target(self, i: int) -> Target:
-        key, label, flags = self._targets[i]
-        return Target(key, label(), **flags)
+        lang = languages.current()
+        said_in = (lang, id(languages.translations(lang, "muell-money")) if lang != languages.SOURCE else 0)
+        said = self._said.get(said_in)
+        if said is None:
+            if len(self._said) > 8:
+                self._said.clear()
+            said = tuple(Target(key, label(), **flags) for key, label, flags in self._targets)
+            self._said[said_in] = said
+        return said[i]
 
     @overload
     def __getitem__(self, i: int) -> Target: ...
