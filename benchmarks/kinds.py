@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -128,14 +128,15 @@ class GameServer:
         self.tmp.cleanup()
 
 
-def _tapped(spec: Mapping[str, Any], value: Any) -> Any:
+def _tapped(spec: Mapping[str, Any], value: Any, taken: Sequence[Any] = ()) -> Any:
     """The choice a player taps for a script's value: the value itself, else
-    the card type a card's id is a copy of (``TEXT-1`` is a ``TEXT``)."""
+    the card type a card's id is a copy of (``TEXT-1`` is a ``TEXT``), or
+    another copy of its type (``taken``: the copies already tapped)."""
     choices = [c["value"] for c in spec.get("choices", [])]
     if spec.get("kind", "choice") not in ("choice", "multi") or not choices or value in choices:
         return value
     for choice in choices:
-        if str(value).startswith(f"{choice}-") or _alike(value, choice):
+        if str(value).startswith(f"{choice}-") or (_alike(value, choice) and choice not in taken):
             return choice
     return value
 
@@ -175,6 +176,43 @@ def _deal_as_tapped(step: Mapping[str, Any]) -> dict[str, Any]:
 AS_TAPPED = {("money-maker", "deal"): _deal_as_tapped}
 
 
+#: World of Waste's commands that name cards a seat holds (not cards newly seen)
+HELD_CARDS = ("station", "sort", "recycle", "offer")
+
+
+def _as_held(local: Table, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    """World of Waste: the card copies a step names of a seat's own cards,
+    as the copies this table holds (a tap picks a card type, and the table
+    holds the copy the button carried, not the one the script's table held)."""
+    if local.game.key != "world-of-waste" or name not in HELD_CARDS or not isinstance(args.get("seat"), int | str):
+        return args
+    names = [str(n) for n in local.seat_names]
+    seat = args["seat"] if isinstance(args["seat"], int) else names.index(args["seat"]) \
+        if args["seat"] in names else None
+    if seat is None:
+        return args
+    state: Any = local.state
+    held = [*state.stations[seat], *state.hands[seat]]
+    out = dict(args)
+    for key in ("cards", "card", "recycler"):
+        value = args.get(key)
+        if value is None:
+            continue
+        free = list(held)
+        mapped = []
+        for card in value if isinstance(value, list) else [value]:
+            if card in free:
+                free.remove(card)
+                mapped.append(card)
+                continue
+            twin = next((c for c in free if _alike(c, card)), card)
+            if twin in free:
+                free.remove(twin)
+            mapped.append(twin)
+        out[key] = mapped if isinstance(value, list) else mapped[0]
+    return out
+
+
 def _alike(a: Any, b: Any) -> bool:
     """Two copies of one card type (``PAP-8``, ``PAP-2``): alike at the table."""
     if not (isinstance(a, str) and isinstance(b, str)) or "-" not in a or "-" not in b:
@@ -199,7 +237,7 @@ def form_for(local: Table, command: Command, step: Mapping[str, Any]
     named by number), filled in as a tap would fill it, and the arguments
     it sends (None: no action offered now is this step)."""
     actor = command.actor
-    args = dict(command.args)
+    args = _as_held(local, command.name, dict(command.args))
     tapped = AS_TAPPED.get((local.game.key, str(step["do"])))
     if tapped is not None:
         args = tapped(step)
@@ -226,7 +264,10 @@ def form_for(local: Table, command: Command, step: Mapping[str, Any]
             if isinstance(value, list) and spec.get("kind") == "text":  # typed: "PAP-3, MET-1"
                 value = ", ".join(str(v) for v in value)
             if isinstance(value, list):
-                sent[spec["name"]] = [_tapped(spec, v) for v in value]
+                tapped_ones: list[Any] = []
+                for v in value:
+                    tapped_ones.append(_tapped(spec, v, tapped_ones))
+                sent[spec["name"]] = tapped_ones
             else:
                 sent[spec["name"]] = _tapped(spec, value)
             for one in sent[spec["name"]] if isinstance(value, list) else [sent[spec["name"]]]:
