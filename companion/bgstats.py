@@ -31,7 +31,7 @@ import json
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,7 +181,3 @@ def finished_game(table: Any, created_at: float, finished_at: float | None, prov
     return FinishedGame(table.id, table.game.key, table.game.title, tuple(str(n) for n in table.seat_names),
                         table.config.start_seat, scores, created_at, finished_at, provisional)
 
-
-def names_in(file: Mapping[str, Any]) -> Sequence[str]:
-    """The players' names an import file holds (what a test or the host reads back)."""
-    return [str(p.get("name")) for p in file.get("players", [])]

@@ -73,7 +73,7 @@ def test_the_import_file_names_each_player_and_game_once_and_imports_twice_as_on
     again = bgstats.import_file(list(reversed(games)), "Club", now=0)
     assert file == again  # stable ids and uuids, whatever the order they come in
     assert set(file) == {"about", "players", "locations", "games", "plays"}
-    names = bgstats.names_in(file)
+    names = [p["name"] for p in file["players"]]
     assert len(names) == len(set(names)) == len({n for g in games for n in g.seat_names})
     ids = {p["id"] for p in file["players"]}
     assert [g["name"] for g in file["games"]] == [g.title for g in sorted(games, key=lambda g: g.created_at)]

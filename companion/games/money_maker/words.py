@@ -34,39 +34,24 @@ class MoneyMakerWords(Catalog):
     """Money Maker's catalog.  A sentence keeps a market's or a standing's
     English name as a value (``market="consumer"``: what every stored line
     holds); said or drawn in another language, that name is said as the
-    code's name in it (``consommation``), and the dice's verb
-    (``shows_show``) as that language's piece.  In English nothing changes."""
+    code's name in it (``consommation``: :data:`CODE_FIELDS`, the catalog's
+    ``coded`` fields), and the dice's verb (``shows_show``) as that
+    language's piece.  In English nothing changes."""
 
-    def shown(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
-        """``values`` as a template shows them in the language spoken."""
+    def _coded(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        out = super()._coded(values)
         lang = languages.current()
-        if lang == languages.SOURCE:
-            return values
-        out = dict(values)
-        for field, kind in CODE_FIELDS.items():
-            value = out.get(field)
-            if isinstance(value, str) and not isinstance(value, Said):
-                code = next((c for c, english in self.names.get(kind, {}).items() if english == value), None)
-                if code is not None:
-                    out[field] = self._named(kind, code) or value
         verb = out.get("shows_show")
         piece = self.pieces_in.get(lang, {}).get(PIECE + "shows_show")
         if verb in ("shows", "show") and not isinstance(verb, Said) and piece is not None:
-            out["shows_show"] = piece(1 if verb == "shows" else 2)
+            out = {**out, "shows_show": piece(1 if verb == "shows" else 2)}
         return out
-
-    def says(self, key: str, /, **values: object) -> Said:
-        if languages.current() == languages.SOURCE:
-            return super().says(key, **values)  # the English as written, values as they are
-        return Said(self.template(key, values.get("count")).format(**self.shown(values)), key, values)
-
-    def say_drawn(self, key: str, args: dict[str, Any]) -> str:
-        return super().say_drawn(key, dict(self.shown(args)) if key in self.templates else args)
 
 
 # counts and lists, written before they go into a template --------------------------
 #: the game's catalog: its sentences (:data:`SAYS`, set below), its pieces and its names
 WORDS = MoneyMakerWords("money-maker", {}, parent=CORE)
+WORDS.coded = CODE_FIELDS
 
 
 @WORDS.piece
