@@ -16,7 +16,7 @@ and the companion writes both:
   finished game): the app's own file of ``players``, ``locations``,
   ``games`` and ``plays``, each play naming its game, location and players
   by ``id`` (``gameRefId``, ``locationRefId``, ``playerRefId``), with
-  stable ``uuid`` s, so importing the file twice adds nothing twice.
+  stable ``uuid`` s (the same game, the same uuid in every export).
 
 A game closed by the host (scores provisional) is written ``ignored``: in
 the app, not in its statistics.  A player is a seat's name (the companion

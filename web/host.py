@@ -714,8 +714,7 @@ def export(table_id: str) -> BaseResponse:
 @host_only
 def bgstats_export() -> BaseResponse:
     """Every finished game of this companion as one BG Stats import file
-    (companion/bgstats.py): opened with the app, it imports every play once
-    (their uuids are stable: importing it again adds nothing twice)."""
+    (companion/bgstats.py), each play with the same uuid in every export."""
     d = dash()
     games: list[bgstats.FinishedGame] = []
     skipped = 0
