@@ -87,6 +87,7 @@ Terms = Mapping[str, Mapping[str, str]]
 class SeatName(str):
     """A seat's name as a sentence shows it, knowing the seat's number."""
 
+    __slots__ = ("seat",)
     seat: int
 
     def __new__(cls, name: str, seat: int) -> SeatName:
@@ -112,15 +113,20 @@ def seat_names(names: Iterable[str]) -> tuple[SeatName, ...]:
 class Said(str):
     """A sentence or a piece of one: its English words, and what it means."""
 
+    # slots, not a dict per sentence: a table's views, hints and log hold
+    # thousands, each a third the size, and the collector walks one object
+    # for each, not two
+    __slots__ = ("_node", "key", "values")
     key: str
     values: Mapping[str, Any]
     #: a line read back from the log keeps the meaning it was stored with (Said.stored)
-    _node: dict[str, Any] | None = None
+    _node: dict[str, Any] | None
 
     def __new__(cls, text: str, key: str, values: Mapping[str, Any]) -> Said:
         self = super().__new__(cls, text)
         self.key = key
         self.values = values
+        self._node = None
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -222,6 +228,9 @@ class Catalog:
         #: language, as the code's name in it
         self.coded: Mapping[str, str] = {}
         self.pieces: dict[str, Callable[..., str]] = {}
+        #: the English sentences said with no values, said once (labels the
+        #: pages ask for at every state: "Sell", "How many?")
+        self._plain: dict[str, tuple[languages.English, Said]] = {}
         #: pieces said otherwise in a language: lang -> piece key -> function
         self.pieces_in: dict[str, dict[str, Callable[..., str]]] = {}
 
@@ -253,20 +262,25 @@ class Catalog:
     # saying -------------------------------------------------------------------
     def says(self, key: str, /, **values: object) -> Said:
         """The template ``key``, filled in with ``values``."""
-        if lang_now() == languages.SOURCE:
-            # the English as written (every hint and line of a table says many: no lookups,
-            # one Python frame)
-            written = self.templates[key]
-            if isinstance(written, tuple):
-                english = written[0] if values.get("count") == 1 else written[1]
-            else:
-                english = written
-            text = english.format_map(values) if GROUPED not in english else fill(english, values)
+        if lang_now() != languages.SOURCE:
+            said = _new_str(Said, fill(self.template(key, values.get("count")), self._coded(values)))
+            said.key, said.values, said._node = key, values, None
+            return said
+        # the English as written (every hint and line of a table says many: no lookups, one
+        # Python frame; a sentence with no values, said once)
+        written = self.templates[key]
+        if not values:
+            plain = self._plain.get(key)
+            if plain is not None and plain[0] is written:  # (a test may change a template's words)
+                return plain[1]
+        if isinstance(written, tuple):
+            english = written[0] if values.get("count") == 1 else written[1]
         else:
-            text = fill(self.template(key, values.get("count")), self._coded(values))
-        said = _new_str(Said, text)
-        said.key = key
-        said.values = values
+            english = written
+        said = _new_str(Said, english.format_map(values) if GROUPED not in english else fill(english, values))
+        said.key, said.values, said._node = key, values, None
+        if not values:
+            self._plain[key] = (written, said)
         return said
 
     def _coded(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
