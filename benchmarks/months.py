@@ -36,6 +36,9 @@ PROBE = ROOT / "benchmarks" / "months_probe.py"
 BEFORE = Path(os.environ.get("MONTHS_BEFORE", "/tmp/mem-before"))
 #: main just before the room dropped finished tables and snapshots came in
 BEFORE_REV = "e41f72b"
+#: main before explanations became data (issue 29 keeps issue 16's figures)
+KEPT_REV = "a02124f"
+KEPT = Path(os.environ.get("MONTHS_KEPT", "/tmp/lang-before"))
 GAMES = ("muell-money", "money-maker", "world-of-waste")
 TITLES = {"muell-money": "Müll + Money", "money-maker": "Money Maker", "world-of-waste": "World of Waste"}
 #: the published Python run on a Raspberry Pi 4 (n-body, 5,000,000 steps)
@@ -117,13 +120,16 @@ def pi_factors() -> tuple[float, float, float]:
 
 
 def report(before: dict[str, Any], after: dict[str, Any], rev: str, factors: tuple[float, float, float],
-           measured: str = "") -> str:
+           measured: str = "", kept: dict[str, Any] | None = None) -> str:
+    """The section; ``kept``: the figures of :data:`KEPT_REV` too (issue
+    29 keeps issue 16's figures), in a column between before and after."""
     # the budget columns use the project's one pair of factors; this run's own
     # n-body factors are given beside them as a cross-check
     nbody4, nbody5, here = factors
     pi4, pi5 = PI4.factor, PI5.factor
     worst_undo = max(after[g]["undo_ms"] for g in GAMES)
     worst_load = max(after[g]["load_ms"] for g in GAMES)
+    trees = [before, *([kept] if kept is not None else []), after]
 
     def ms(v: float) -> str:
         return f"{v:.1f} ms" if v < 100 else f"{v:.0f} ms"
@@ -131,55 +137,60 @@ def report(before: dict[str, Any], after: dict[str, Any], rev: str, factors: tup
     def budget(v: float) -> tuple[str, str]:
         return ms(v * pi4), ms(v * pi5)
 
+    def each(figure: Any) -> list[object]:
+        return [figure(t) for t in trees]
+
+    def rss(m: dict[str, Any]) -> str:
+        return f"{m['rss_after_10']:.0f} → {m['rss_after_200']:.0f} MB (+{m['rss_after_200'] - m['rss_after_10']:.1f})"
+
     rows: list[list[object]] = []
-    mb, ma = before["memory"], after["memory"]
-    rows.append(["RSS after 10 → 200 finished games (mixed, one undo each)", "≤ +15 MB",
-                 f"{mb['rss_after_10']:.0f} → {mb['rss_after_200']:.0f} MB (+{mb['rss_after_200'] - mb['rss_after_10']:.0f})",
-                 f"{ma['rss_after_10']:.0f} → {ma['rss_after_200']:.0f} MB (+{ma['rss_after_200'] - ma['rss_after_10']:.1f})",
+    rows.append(["RSS after 10 → 200 finished games (mixed, one undo each)", "≤ +15 MB", *each(lambda t: rss(t["memory"])),
                  "same (memory does not scale with the core)", "same"])
-    rows.append(["tables memory holds after 200 games", "-", mb["tables_in_memory"], ma["tables_in_memory"], "-", "-"])
-    rc_b, rc_a = before["restart_crash"], after["restart_crash"]
+    rows.append(["tables memory holds after 200 games", "-", *each(lambda t: t["memory"]["tables_in_memory"]), "-", "-"])
+    rc_a = after["restart_crash"]
     rows.append(["start: importing the three games (before any table; the same code path in both)", "-",
-                 ms(rc_b["import_ms"]), ms(rc_a["import_ms"]), *budget(rc_a["import_ms"])])
+                 *each(lambda t: ms(t["restart_crash"]["import_ms"])), *budget(rc_a["import_ms"])])
     rows.append([f"restart: store opened and room built, {after['build']['tables']} unfinished tables, "
                  f"{after['build']['entries']:,} entries, after a killed process (CPU)", "≤ 500 ms",
-                 ms(rc_b["cpu_ms"]), ms(rc_a["cpu_ms"]), *budget(rc_a["cpu_ms"])])
-    rows.append(["the same, wall time", "≤ 500 ms", ms(rc_b["wall_ms"]), ms(rc_a["wall_ms"]), *budget(rc_a["wall_ms"])])
+                 *each(lambda t: ms(t["restart_crash"]["cpu_ms"])), *budget(rc_a["cpu_ms"])])
+    rows.append(["the same, wall time", "≤ 500 ms", *each(lambda t: ms(t["restart_crash"]["wall_ms"])),
+                 *budget(rc_a["wall_ms"])])
     if "restart_clean" in after:
-        rcl = after["restart_clean"]
-        rows.append(["the same after a clean stop (CPU / wall; the budget from the wall time)", "≤ 500 ms", "as above",
-                     f"{ms(rcl['cpu_ms'])} / {ms(rcl['wall_ms'])}", *budget(rcl["wall_ms"])])
-    rows.append(["RSS right after that restart", "-", f"{rc_b['rss_mb']:.0f} MB", f"{rc_a['rss_mb']:.0f} MB", "-", "-"])
+        rows.append(["the same after a clean stop (CPU / wall; the budget from the wall time)", "≤ 500 ms",
+                     *each(lambda t: f"{ms(t['restart_clean']['cpu_ms'])} / {ms(t['restart_clean']['wall_ms'])}"
+                           if "restart_clean" in t else "as above"), *budget(after["restart_clean"]["wall_ms"])])
+    rows.append(["RSS right after that restart", "-", *each(lambda t: f"{t['restart_crash']['rss_mb']:.0f} MB"), "-", "-"])
     for game in GAMES:
-        b, a = before[game], after[game]
-        rows.append([f"{TITLES[game]}: undo at 10k entries (CPU)", "< 30 ms", ms(b["undo_ms"]), ms(a["undo_ms"]),
-                     *budget(a["undo_ms"])])
-        rows.append([f"{TITLES[game]}: loading a 10k-entry table (CPU)", "< 100 ms", ms(b["load_ms"]),
-                     ms(a["load_ms"]), *budget(a["load_ms"])])
+        rows.append([f"{TITLES[game]}: undo at 10k entries (CPU)", "< 30 ms", *each(lambda t, g=game: ms(t[g]["undo_ms"])),
+                     *budget(after[game]["undo_ms"])])
+        rows.append([f"{TITLES[game]}: loading a 10k-entry table (CPU)", "< 100 ms",
+                     *each(lambda t, g=game: ms(t[g]["load_ms"])), *budget(after[game]["load_ms"])])
         rows.append([f"{TITLES[game]}: longest wait of another table's request while it loads (wall)", "no wait",
-                     ms(b["other_table_worst_ms"]), ms(a["other_table_worst_ms"]),
-                     *budget(a["other_table_worst_ms"])])
-    wb, wa = before["writes"], after["writes"]
+                     *each(lambda t, g=game: ms(t[g]["other_table_worst_ms"])), *budget(after[game]["other_table_worst_ms"])])
     rows.append(["bytes written per command (/proc/self/io write_bytes, the three example games)", "-",
-                 f"{wb['write_bytes_per_command'] / 1024:.1f} KB", f"{wa['write_bytes_per_command'] / 1024:.1f} KB",
-                 "-", "-"])
-    rows.append(["store file + WAL growth per command", "-", f"{wb['file_growth_per_command']:.0f} bytes",
-                 f"{wa['file_growth_per_command']:.0f} bytes", "-", "-"])
+                 *each(lambda t: f"{t['writes']['write_bytes_per_command'] / 1024:.1f} KB"), "-", "-"])
+    rows.append(["store file + WAL growth per command", "-",
+                 *each(lambda t: f"{t['writes']['file_growth_per_command']:.0f} bytes"), "-", "-"])
     rows.append(["largest WAL seen during the games / after the last game ended", "small",
-                 f"{wb['wal_biggest_seen'] / 1024:.0f} KB / {wb['wal_now'] / 1024:.0f} KB",
-                 f"{wa['wal_biggest_seen'] / 1024:.0f} KB / {wa['wal_now'] / 1024:.0f} KB", "-", "-"])
-    rows.append(["explanation JSON per log entry", "-", f"{wb['explanation_bytes_per_entry']:.0f} bytes",
-                 f"{wa['explanation_bytes_per_entry']:.0f} bytes", "-", "-"])
+                 *each(lambda t: f"{t['writes']['wal_biggest_seen'] / 1024:.0f} KB / {t['writes']['wal_now'] / 1024:.0f} KB"),
+                 "-", "-"])
+    rows.append(["explanation JSON per log entry", "-",
+                 *each(lambda t: f"{t['writes']['explanation_bytes_per_entry']:.0f} bytes"), "-", "-"])
+    wa = after["writes"]
+    heads = ["figure", "goal (here)", "before (main)", *([f"{KEPT_REV} (before records and lines as data)"]
+                                                         if kept is not None else []), "after", "Pi 4 budget", "Pi 5 budget"]
+    also = (f"; the middle column is commit {KEPT_REV}, before explanations became data and stores and records "
+            "carried versions (issue 29 keeps these figures), measured in the same run") if kept is not None else ""
     measured = f"Figures from the run of {measured} (this section written again from them).  " if measured else ""
     body = f"""
-{measured}"Before" is `main` at {rev} (its tree copied with `git archive`), "after" this branch; both measured in this run
+{measured}"Before" is `main` at {rev} (its tree copied with `git archive`), "after" this branch{also}; all measured in this run
 by the same probes (`benchmarks/months_probe.py`, one process each).  Times are process CPU time, medians of
 5 loads / 7 undos / 3 restarts, unless marked wall.  The 10k-entry tables are an example game's first 40 commands
 followed by the host's audited corrections (`correct`) up to 10,000 entries; the 100 tables of the restart are the
 same at 1,000 entries each, the three games in turn, built without a sync per command and left as a killed
 process leaves its store.
 
-{table(["figure", "goal (here)", "before (main)", "after", "Pi 4 budget", "Pi 5 budget"], rows)}
+{table(heads, rows)}
 
 **Pi budget** (an estimate: there is no Pi here): the "after" figure times the project's per-core factors,
 **×{pi4:g} for a Pi 4** and **×{pi5:g} for a Pi 5** ({SOURCE}).  A cross-check measured in this run gives
@@ -213,21 +224,24 @@ def main(argv: list[str]) -> int:
     if argv == ["--report-only"]:  # the section written again from the last run's figures
         kept = json.loads(raw.read_text())
         write_section("months", TITLE, report(kept["before"], kept["after"], kept["rev"], tuple(kept["factors"]),
-                                              kept.get("measured", "")))
+                                              kept.get("measured", ""), kept.get("kept")))
         return 0
     tree, rev = before_tree()
+    kept_tree = tree_at(KEPT_REV, KEPT)
     with tempfile.TemporaryDirectory(prefix="months-") as tmp:
         work = Path(tmp)
         print("before (main):", flush=True)
         before = measure(tree, work / "before", clean_stop=False)
+        print(f"{KEPT_REV} (before records and lines as data):", flush=True)
+        kept_figures = measure(kept_tree, work / "kept", clean_stop=True)
         print("after (this tree):", flush=True)
         after = measure(ROOT, work / "after", clean_stop=True)
     factors = pi_factors()
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC at commit {commit()}"
-    raw.write_text(json.dumps({"before": before, "after": after, "factors": factors, "rev": rev, "measured": stamp},
-                              indent=1))
+    raw.write_text(json.dumps({"before": before, "kept": kept_figures, "after": after, "factors": factors, "rev": rev,
+                               "measured": stamp}, indent=1))
     print(f"raw figures in {raw}")
-    path = write_section("months", TITLE, report(before, after, rev, factors))
+    path = write_section("months", TITLE, report(before, after, rev, factors, kept=kept_figures))
     print(f"written to {path}")
     return 0
 
