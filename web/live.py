@@ -51,6 +51,9 @@ from typing import Any
 
 from flask.ctx import RequestContext
 
+from companion import languages
+from web.i18n import N_
+from web.i18n import _ as said_in_language
 from web.parts import SHARED_CSRF, STATE_MARK, STEP_MARK, LiveDrawing
 
 __all__ = ["SHARED_CSRF", "Channel", "ChannelSpec", "LiveHub", "RenderCounts", "ViewKey"]
@@ -74,6 +77,18 @@ IDLE_VIEWS_KEPT = 16
 #: again with the next page)
 IDLE_EXIT = 5.0
 WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455, 1.3
+
+
+#: what the hub answers a page's message it cannot act on (said in the page's language)
+BAD_MESSAGE = N_("The page sent something the companion does not understand.")
+BAD_FORM = N_("That form cannot be sent this way: reload the page.")
+FAILED = N_("The companion could not do that (an error): try again.")
+
+
+def _said_to(channel: Channel, message: str) -> str:
+    """``message`` in the language of the page on ``channel``."""
+    with languages.speaking(channel.spec.key.language):
+        return said_in_language(message)
 
 
 @dataclass(frozen=True)
@@ -472,8 +487,7 @@ class LiveHub:
         except ValueError:
             message = None
         if not isinstance(message, dict) or message.get("t") != "act":
-            self._answer(channel, None, {"ok": False, "code": "bad-message",
-                                         "message": "The page sent something the companion does not understand."})
+            self._answer(channel, None, {"ok": False, "code": "bad-message", "message": _said_to(channel, BAD_MESSAGE)})
             return
         number = message.get("n")
         number = number if isinstance(number, int) and not isinstance(number, bool) else None
@@ -481,8 +495,7 @@ class LiveHub:
         if (channel.spec.act is None or not isinstance(url, str) or not isinstance(pairs, list)
                 or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
                            for p in pairs)):
-            self._answer(channel, number, {"ok": False, "code": "bad-form",
-                                           "message": "That form cannot be sent this way: reload the page."})
+            self._answer(channel, number, {"ok": False, "code": "bad-form", "message": _said_to(channel, BAD_FORM)})
             return
         from werkzeug.datastructures import MultiDict
 
@@ -492,7 +505,7 @@ class LiveHub:
                 body = dict(channel.spec.act(url, MultiDict([(k, v) for k, v in pairs])))
         except Exception:
             log.exception("an action on a live page failed")
-            body = {"ok": False, "code": "error", "message": "The companion could not do that (an error): try again."}
+            body = {"ok": False, "code": "error", "message": _said_to(channel, FAILED)}
         self._answer(channel, number, body)
 
     def _answer(self, channel: Channel, number: int | None, body: Mapping[str, Any]) -> None:

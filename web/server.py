@@ -29,7 +29,10 @@ from typing import Any
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
+from companion import languages
+from companion.settings import language_setting
 from web import addresses
+from web.i18n import N_, _
 
 log = logging.getLogger("companion.serve")
 
@@ -38,9 +41,10 @@ log = logging.getLogger("companion.serve")
 DEFAULT_MAX_CONNECTIONS = 100
 #: descriptors kept free for the store, its backups, the camera and dice
 FD_RESERVE = 64
-#: what a connection past the cap is told
-BUSY_TEXT = ("The companion has as many connections open as it takes ({cap}). "
-             "Close this page on a device you no longer use, or wait: the page tries again by itself.")
+#: what a connection past the cap is told (before its request is read: in
+#: the companion's language, ``COMPANION_LANGUAGE``)
+BUSY_TEXT = N_("The companion has as many connections open as it takes ({cap}). "
+               "Close this page on a device you no longer use, or wait: the page tries again by itself.")
 #: connections waiting for their 503 at most (more are closed without one)
 BUSY_QUEUE = 32
 #: connections open that are not live streams being watched (requests being
@@ -62,7 +66,8 @@ def usable_cap(wanted: int, soft_limit: int | None = None) -> int:
 
 
 def busy_response(cap: int) -> bytes:
-    body = BUSY_TEXT.format(cap=cap).encode("utf-8") + b"\n"
+    with languages.speaking(language_setting()):
+        body = _(BUSY_TEXT, cap=cap).encode("utf-8") + b"\n"
     head = ("HTTP/1.1 503 Service Unavailable\r\n"
             "Content-Type: text/plain; charset=utf-8\r\n"
             f"Content-Length: {len(body)}\r\n"

@@ -14,9 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from benchmarks.wsclient import WsClient, WsClosed
+from companion import languages
 from companion.table import Room
 from web import WebConfig, create_app, dashboard_of
-from web.live import LiveHub, ws_accept
+from web.i18n import _ as said_in
+from web.language import set_seat_language
+from web.live import BAD_FORM, BAD_MESSAGE, LiveHub, ws_accept
 from web.parts import FollowedPage
 from web.server import CappedServer
 
@@ -157,6 +160,18 @@ def test_an_action_on_the_connection_is_checked_as_a_posted_form(
                               "message": "The page sent something the companion does not understand."}
     page.ws.send_json({"t": "act", "n": 8, "url": act, "form": "nope"})
     assert page.ws.json()["code"] == "bad-form"
+    assert table.state_no == 1
+    # a page in French is answered in French
+    set_seat_language(table, 1, "fr")
+    bob = phone(app, tid, 1)
+    french = Page(server.port, f"/s/{tid}/1/stream", bob)
+    french.next(), french.next()
+    french.ws.send("not json")
+    with languages.speaking("fr"):
+        assert french.ws.json()["message"] == said_in(BAD_MESSAGE) != BAD_MESSAGE
+    french.ws.send_json({"t": "act", "n": 9, "url": act, "form": "nope"})
+    with languages.speaking("fr"):
+        assert french.ws.json()["message"] == said_in(BAD_FORM) != BAD_FORM
     assert table.state_no == 1
     # the table screen does not act at all
     tv = Page(server.port, f"/t/{tid}/stream")

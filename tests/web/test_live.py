@@ -20,12 +20,21 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import languages
 from companion.commands import HOST, Actor, Command
 from companion.table import Room
 from web import dashboard_of
+from web.i18n import _
 from web.live import SHARED_CSRF, LiveHub, accepts_gzip
 from web.parts import STATE_MARK, STEP_MARK, filled
-from web.server import BUSY_TEXT, FD_RESERVE, CappedServer, CompanionHandler, usable_cap
+from web.server import (
+    BUSY_TEXT,
+    FD_RESERVE,
+    CappedServer,
+    CompanionHandler,
+    busy_response,
+    usable_cap,
+)
 
 from .conftest import csrf, login, make_app, open_table, phone
 from .test_private import StreamReader, data_of
@@ -283,7 +292,7 @@ def test_past_the_cap_the_server_answers_503_clearly(served: tuple[Flask, Capped
     conn.close()
     assert resp.status == 503
     assert resp.getheader("Retry-After") == "2"
-    assert body.strip() == BUSY_TEXT.format(cap=3)
+    assert body.strip() == BUSY_TEXT.format(cap=3)  # the companion's language: English by default
     assert server.turned_away == 1
     held.pop().close()
     assert wait_until(lambda: server.open_connections == 2, 5.0)
@@ -581,3 +590,13 @@ def test_kept_parts_are_bounded_by_the_text_they_hold() -> None:
     for key in "abc":
         counted.put(key, 1)
     assert counted.kept() == ["b", "c"]
+
+
+def test_the_busy_answer_is_in_the_companion_s_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the cap no request is read (no page's language is known): the
+    answer speaks the companion's language."""
+    monkeypatch.setenv("COMPANION_LANGUAGE", "fr")
+    body = busy_response(7).split(b"\r\n\r\n", 1)[1].decode("utf-8").strip()
+    with languages.speaking("fr"):
+        assert body == _(BUSY_TEXT, cap=7)
+    assert body != BUSY_TEXT.format(cap=7) and "(7)" in body
