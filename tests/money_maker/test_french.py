@@ -251,3 +251,20 @@ def test_the_dice_faces_are_named_in_french_and_stored_as_their_codes() -> None:
     assert french.startswith("Les dés\u00a0: vert-10") and "moulin + bateau" in french, french
     assert listed == "poisson, fleur"
     assert english.meaning()["args"]["rolled"] == "green-10"
+
+
+def test_the_dice_buttons_name_the_faces_in_french_and_send_their_codes() -> None:
+    """The roll's form (chance's, on the host page) offers each face by its
+    name in the language spoken, and sends the face's code."""
+    from tests.money_maker.helpers import GAME, started
+
+    state = started(["Ann", "Bob", "Cas"])  # the first turn's card drawn: the dice are next
+    with languages.speaking("fr"):
+        hints = GAME.actions(state, CHANCE)
+    roll = next(h for h in hints if h.command == "roll")
+    fields = {f.name: {c.value: str(c.label) for c in f.choices} for f in roll.fields}
+    assert fields["credit"]["green-10"] == "vert-10" and fields["credit"]["red-20"] == "rouge-20"
+    assert fields["sector"]["windmill"] == "moulin" and fields["sector"]["fish"] == "poisson"
+    with languages.speaking("en"):
+        english = next(h for h in GAME.actions(state, CHANCE) if h.command == "roll")
+    assert {c.value: str(c.label) for c in english.fields[0].choices}["green-10"] == "green-10"

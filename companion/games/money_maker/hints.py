@@ -46,6 +46,7 @@ from companion.games.money_maker.state import (
     sell_price,
 )
 from companion.games.money_maker.words import (
+    FACE_NAMES,
     MARKET_NAMES,
     WORDS,
     comma_list,
@@ -79,6 +80,21 @@ def payment_fields(state: MoneyMakerState, seat: int, amount: int | None, *, own
             Field(f"foreign.{state.names[issuer]}", label, "number", minimum=0, maximum=n if ok else 0, default=foreign_default.get(issuer, 0))
         )
     return tuple(fields)
+
+
+def face_name(face: str) -> str:
+    """A die's face as a button names it: the shipped faces in the language
+    spoken (``windmill``, ``red-10``), an edition's own as it names them."""
+    return WORDS.name("face", face) if face in FACE_NAMES else face
+
+
+#: the dice's faces as choices, (sector die, credit die), for the components and the language spoken
+_faces: LastMade[tuple[tuple[Choice, ...], tuple[Choice, ...]]] = LastMade()
+
+
+def _face_choices(state: MoneyMakerState) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    return (tuple(Choice(f, face_name(f)) for f in state.comp.sector_faces),
+            tuple(Choice(f.face, face_name(f.face)) for f in state.comp.credit_faces))
 
 
 def can_cover(state: MoneyMakerState, seat: int, amount: int) -> bool:
@@ -159,11 +175,9 @@ def _chance_hints(state: MoneyMakerState) -> list[ActionHint]:
     if drawing:
         out.append(_draw_hint.get((state.comp, tuple(state.deck.items()), languages.current()), lambda: _draw(state)))
     expected = roll_expected(state)
-    sector_choices = tuple(Choice(f, f) for f in state.comp.sector_faces)
+    sector_choices, credit_choices = _faces.get((state.comp, languages.current()), lambda: _face_choices(state))
     if expected == "turn":
-        fields: list[Field] = [
-            Field("credit", says("field_credit_die"), "choice", tuple(Choice(f.face, f.face) for f in state.comp.credit_faces))
-        ]
+        fields: list[Field] = [Field("credit", says("field_credit_die"), "choice", credit_choices)]
         if not state.beginner:
             n = state.sector_dice()
             if state.sector_optional():  # every bank is in ring I: the sector dice may stay in the box
