@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import languages
 from companion.games.base import Game
 from companion.languages import LANGUAGES
 from companion.rule_languages import glossaries, seed_language
@@ -226,7 +227,7 @@ class Rulebook:
                   for t in self.texts}
         hits: dict[str, list[Hit]] = {t.seed: [] for t in self.texts}
         totals: dict[str, int] = {t.seed: 0 for t in self.texts}
-        matched_options = [o for o in self.game.options if _all_in(terms, words(_option_words(o)))]
+        matched_options = [o for o in self.game.options if _all_in(terms, words(_option_words(o, self.game)))]
         chosen = dict(options or {})
         option_out: list[dict[str, Any]] = []
         quoted: set[tuple[str, int]] = set()
@@ -296,9 +297,14 @@ def locate(text: RuleText, quote: str) -> int | None:
     return line
 
 
-def _option_words(option: Any) -> str:
-    return " ".join([option.key.replace("_", " "), option.title,
-                     *(r.summary for r in option.readings), *(r.key.replace("-", " ") for r in option.readings)])
+def _option_words(option: Any, game: Game[Any, Any]) -> str:
+    """What a rules option is found by: its key, title and readings, in
+    English and in the language spoken (a French reader types French)."""
+    said = [option.key.replace("_", " "), option.title,
+            *(r.summary for r in option.readings), *(r.key.replace("-", " ") for r in option.readings)]
+    if languages.current() != languages.SOURCE:
+        said += [game.spoken(option.title), *(game.spoken(r.summary) for r in option.readings)]
+    return " ".join(said)
 
 
 def _all_in(terms: tuple[str, ...], have: Any) -> bool:

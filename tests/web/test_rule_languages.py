@@ -198,3 +198,19 @@ def test_the_rules_options_are_said_in_the_reader_s_language(app: Flask, host: F
     rules = html.unescape(app.test_client().get("/rules/muell-money?q=bribery&fragment=1",
                                                 headers={"Accept-Language": "fr"}).text)
     assert "Ce que fait Corruption lors d’une Alerte" in rules
+
+
+def test_a_french_reader_finds_the_rules_options_by_their_french_words(app: Flask) -> None:
+    """"trésorerie" is only in the French title and readings of the rounding
+    of half the cash: found for a French reader, not for an English one
+    (whose words are "cash" and "rounding", found in both)."""
+    def options(q: str, lang: str) -> str:
+        page = app.test_client().get(f"/rules/muell-money?{urlencode({'q': q, 'fragment': '1'})}",
+                                     headers={"Accept-Language": lang})
+        assert page.status_code == 200
+        return html.unescape(page.text)
+
+    assert "L’arrondi de la moitié de la trésorerie" in options("trésorerie", "fr")
+    assert "Rounding half the cash" not in options("trésorerie", "en")
+    assert "L’arrondi de la moitié de la trésorerie" in options("rounding", "fr")
+    assert "Rounding half the cash at the final score" in options("rounding cash", "en")
