@@ -169,6 +169,21 @@ def fold(game: Game[Any, Any], config: TableConfig, entries: Sequence[LogEntry],
     return last[0][1]
 
 
+class LineWords:
+    """Draws a line stored as meaning in words: the game's catalog, the
+    seats' names and the table's component names (read on first use)."""
+
+    def __init__(self, game: Game[Any, Any], config: TableConfig) -> None:
+        self.game = game
+        self.config = config
+        self._terms: Mapping[str, Mapping[str, str]] | None = None
+
+    def __call__(self, said: Any) -> str:
+        if self._terms is None:
+            self._terms = self.game.terms(self.config.edition)
+        return self.game.words.draw(said, self.config.seat_names(), self._terms)
+
+
 class Table:
     def __init__(
         self,
@@ -216,8 +231,12 @@ class Table:
         self._hints: dict[tuple[Actor, str], tuple[Any, list[dict[str, Any]], object | None]] = {}
         self.store = store
         self._log = log if log is not None else TableLog(entries)
-        self._terms: Mapping[str, Mapping[str, str]] | None = None
-        self._log.words = self.words
+        # the log draws its lines with the table's words, held apart from the
+        # table itself: a bound method would tie the two in a cycle, and a
+        # table no one holds would leave memory only at the collector's next
+        # full pass (a dozen games later, memory's high mark raised meanwhile)
+        self._line_words = LineWords(self.game, config)
+        self._log.words = self._line_words
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._watchers: list[Callable[[Table], None]] = []
@@ -234,9 +253,7 @@ class Table:
     def words(self, said: Any) -> str:
         """The words of a line stored as meaning, drawn from the game's
         catalog with the seats' names."""
-        if self._terms is None:
-            self._terms = self.game.terms(self.config.edition)
-        return self.game.words.draw(said, self.config.seat_names(), self._terms)
+        return self._line_words(said)
 
     @classmethod
     def load(cls, stored: StoredTable, store: Store, *, snapshot_every: int = snapshots.EVERY) -> Table:
