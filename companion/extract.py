@@ -10,6 +10,8 @@ module it is given and yields, for every catalog the module defines:
 - each template as ``pgettext(key, english)``, or ``npgettext(key, one,
   other)`` for a plural one;
 - each code's name as ``pgettext("#kind:code", name)``;
+- the words its pieces write (``Catalog.piece_words``: a list's words, a
+  count's forms) as ``pgettext("@key", words)`` or ``npgettext``;
 - for a game's catalog, each component the shipped data file names (a card,
   a market) as ``pgettext("$kind:code", name)``;
 - a plain table of sentences a module names in ``CATALOG_TABLES``
@@ -78,6 +80,18 @@ def catalog_entries(catalog: Catalog, lines: Mapping[str, int] | None = None) ->
         for code, name in names.items():
             if name:
                 yield lines.get(code, 0), "pgettext", (f"{NAMED}{kind}:{code}", name), [f"the name of the {kind} {code}"]
+    for key, english in catalog.piece_words.items():
+        note = [f"words a helper writes ({key}: {_PIECE_NOTES.get(key.rpartition('.')[2], 'a count or a list')}); "
+                "keep the spaces around them"]
+        if isinstance(english, tuple):
+            yield lines.get(key, 0), "npgettext", (key, english[0], english[1]), note + placeholders(*english)
+        else:
+            yield lines.get(key, 0), "pgettext", (key, english), note + placeholders(english)
+
+
+#: what a translator is told of a list's words
+_PIECE_NOTES = {"between": "between the items of a list", "last": "before the last item of a list",
+                "none": "said for an empty list"}
 
 
 def term_entries(terms: Mapping[str, Mapping[str, str]]) -> Iterator[Extracted]:

@@ -232,7 +232,12 @@ class Catalog:
         #: pages ask for at every state: "Sell", "How many?")
         self._plain: dict[str, tuple[languages.English, Said]] = {}
         #: pieces said otherwise in a language: lang -> piece key -> function
+        #: (for what a catalog cannot say: a language's own grammar)
         self.pieces_in: dict[str, dict[str, Callable[..., str]]] = {}
+        #: the words the pieces write (``"@die_dice": ("die", "dice")``, ``"@and_list.last":
+        #: " and "``), by key: in the catalogs like the templates (a plural one is a
+        #: plural entry), so a new language's lists and counts are its catalog too
+        self.piece_words: dict[str, languages.English] = {}
 
     # words --------------------------------------------------------------------
     def template(self, key: str, count: object = None) -> str:
@@ -311,6 +316,29 @@ class Catalog:
         corrected data file or a translated one names it anew."""
         return Said(term_words(self.domain, kind, code, name), TERM + kind, {"code": code})
 
+    def word(self, key: str, count: int | None = None) -> str:
+        """The piece words ``key`` (:attr:`piece_words`) in the language
+        spoken, in the form for ``count`` where they have forms."""
+        english = self.piece_words[key]
+        if lang_now() == languages.SOURCE:
+            return languages.english_form(english, count)
+        return languages.words_for(self.domain, key, english, count)
+
+    def one(self, count: int) -> bool:
+        """Whether ``count`` takes the singular in the language spoken (its
+        catalog's ``Plural-Forms``: French says 0 and 1 alike)."""
+        lang = lang_now()
+        found = languages.translations(lang, self.domain) if lang != languages.SOURCE else None
+        return found.plural(count) == 0 if found is not None else count == 1
+
+    def listed(self, items: Iterable[object], kind: str) -> str:
+        """``items`` as list ``kind`` says them (``and_list``): the words of
+        ``@kind.between`` between them and ``@kind.last`` before the last."""
+        said = [str(i) for i in items]
+        if len(said) < 2:
+            return "".join(said)
+        return self.word(f"{PIECE}{kind}.between").join(said[:-1]) + self.word(f"{PIECE}{kind}.last") + said[-1]
+
     def piece(self, fn: F) -> F:
         """Register ``fn`` (a helper writing a count, an amount, a list) as a
         piece: called, it returns its words as a :class:`Said`, and drawing a
@@ -335,11 +363,14 @@ class Catalog:
 
         return said  # type: ignore[return-value]
 
-    def piece_in(self, lang: str) -> Callable[[F], F]:
-        """Register a piece as said in ``lang`` (the function of the same
-        name registered by :meth:`piece` says it in English)."""
+    def piece_in(self, lang: str, name: str | None = None) -> Callable[[F], F]:
+        """Register a piece as said in ``lang``: the piece ``name`` (default:
+        the function's own name), registered by :meth:`piece` in English.
+        Only for a language's grammar no catalog can say (French plurals of
+        noun phrases); its words and lists are its catalog's
+        (:attr:`piece_words`)."""
         def register(fn: F) -> F:
-            self.pieces_in.setdefault(lang, {})[PIECE + fn.__name__] = fn
+            self.pieces_in.setdefault(lang, {})[PIECE + (name or fn.__name__)] = fn
             return fn
         return register
 

@@ -113,8 +113,14 @@ def fallbacks(node: Any, terms: Mapping[str, Mapping[str, str]]) -> Iterator[str
         elif key == JOINED:
             pass
         elif key.startswith(PIECE):
-            if key not in WORDS.pieces_in.get("fr", {}):
-                yield f"piece {key} has no French"
+            # a piece's words are the catalog's (its list words, its counts' forms)
+            found = languages.translations("fr", WORDS.domain)
+            assert found is not None
+            for word_key, english in WORDS.piece_words.items():
+                if word_key == key or word_key.startswith(key + "."):
+                    count = 2 if isinstance(english, tuple) else None
+                    if found.say(word_key, english, count) is None:
+                        yield f"piece {key}: {word_key} has no French"
         elif key.startswith(NAMED) or key.startswith(TERM):
             code = str(args.get("code"))
             english = (WORDS.names[key[1:]][code] if key.startswith(NAMED)

@@ -36,15 +36,13 @@ class MoneyMakerWords(Catalog):
     holds); said or drawn in another language, that name is said as the
     code's name in it (``consommation``: :data:`CODE_FIELDS`, the catalog's
     ``coded`` fields), and the dice's verb (``shows_show``) as that
-    language's piece.  In English nothing changes."""
+    language's (its catalog's ``@shows_show``).  In English nothing changes."""
 
     def _coded(self, values: Mapping[str, Any]) -> Mapping[str, Any]:
         out = super()._coded(values)
-        lang = languages.current()
         verb = out.get("shows_show")
-        piece = self.pieces_in.get(lang, {}).get(PIECE + "shows_show")
-        if verb in ("shows", "show") and not isinstance(verb, Said) and piece is not None:
-            out = {**out, "shows_show": piece(1 if verb == "shows" else 2)}
+        if verb in ("shows", "show") and not isinstance(verb, Said) and languages.current() != languages.SOURCE:
+            out = {**out, "shows_show": self.word(PIECE + "shows_show", 1 if verb == "shows" else 2)}
         return out
 
 
@@ -54,35 +52,51 @@ WORDS = MoneyMakerWords("money-maker", {}, parent=CORE)
 WORDS.coded = CODE_FIELDS
 
 
+#: the words the pieces below write (a translation gives them in its catalog)
+WORDS.piece_words.update({
+    "@is_are": ("is", "are"),
+    "@die_dice": ("die", "dice"),
+    "@shows_show": ("shows", "show"),
+    "@good_goods": ("good", "goods"),
+    "@comma_list": ", ",
+    "@plus_list": " + ",
+    "@semicolon_list": "; ",
+    "@and_list.between": " and ",
+    "@and_list.last": " and ",
+    "@names_list.between": ", ",
+    "@names_list.last": " and ",
+})
+
+
 @WORDS.piece
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``1 spot``, ``2 spots``, ``0 spots``.  The modules pass both nouns from the
     table (``says("noun_spot"), says("noun_spots")``); which one a count takes is
-    this helper's (a translation's) rule."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
+    the language's plural rule (its catalog's ``Plural-Forms``)."""
+    return f"{count} {one if WORDS.one(count) else many or one + 's'}"
 
 
 @WORDS.piece
 def is_are(count: int) -> str:
     """The verb after a count: ``1 die is``, ``2 dice are``."""
-    return "is" if count == 1 else "are"
+    return WORDS.word("@is_are", count)
 
 
 @WORDS.piece
 def die_dice(count: int) -> str:
     """``die`` or ``dice``, without the count."""
-    return "die" if count == 1 else "dice"
+    return WORDS.word("@die_dice", count)
 
 
 def shows_show(count: int) -> str:
     """The verb after dice: ``the die shows``, ``the dice show``."""
-    return "shows" if count == 1 else "show"
+    return WORDS.word("@shows_show", count)
 
 
 @WORDS.piece
 def good_goods(count: int) -> str:
     """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
-    return "good" if count == 1 else "goods"
+    return WORDS.word("@good_goods", count)
 
 
 @WORDS.piece
@@ -97,99 +111,42 @@ def signed(number: int) -> str:
     return f"{number:+d}"
 
 
+def _face(item: object) -> str:
+    """A die's face (a code, not a seat's name) by its name in the language
+    spoken (the shipped faces' English names are their codes)."""
+    if type(item) is str and languages.current() != languages.SOURCE:
+        return WORDS._named("face", item) or item
+    return str(item)
+
+
 @WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
-    """``Ann, Bob, Cas`` (no ``and``)."""
-    return ", ".join(str(i) for i in items)
+    """``Ann, Bob, Cas`` (no ``and``); a list of dice faces names each face."""
+    return WORDS.word("@comma_list").join(_face(i) for i in items)
 
 
 @WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ann and Bob``."""
-    return " and ".join(str(i) for i in items)
+    return WORDS.listed(items, "and_list")
 
 
 @WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
-    return "; ".join(str(i) for i in items)
+    return WORDS.word("@semicolon_list").join(str(i) for i in items)
 
 
 @WORDS.piece
 def plus_list(items: Iterable[object]) -> str:
-    """``8 + 8 + 3``."""
-    return " + ".join(str(i) for i in items)
+    """``8 + 8 + 3``; a list of dice faces names each face."""
+    return WORDS.word("@plus_list").join(_face(i) for i in items)
 
 
 @WORDS.piece
 def names_list(names: list[str]) -> str:
     """``Ann, Bob and Cas`` (empty for none)."""
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else ""
-
-
-# the same pieces in French (Catalog.piece_in): 0 and 1 take the singular, a
-# no-break space comes before a semicolon, lists end with "et" ---------------------
-NBSP = "\u00a0"
-
-
-def _register_french() -> None:
-    """Register the French pieces (inner functions: the module's names stay the English pieces)."""
-
-    @WORDS.piece_in("fr")
-    def plural(count: int, one: str, many: str | None = None) -> str:
-        """``0 case``, ``1 case``, ``2 cases``."""
-        return f"{count} {one if -2 < count < 2 else many or one + 's'}"
-
-    @WORDS.piece_in("fr")
-    def is_are(count: int) -> str:
-        """``1 dé est``, ``2 dés sont`` (``0 … est``)."""
-        return "est" if -2 < count < 2 else "sont"
-
-    @WORDS.piece_in("fr")
-    def die_dice(count: int) -> str:
-        return "dé" if -2 < count < 2 else "dés"
-
-    @WORDS.piece_in("fr")
-    def shows_show(count: int) -> str:
-        """``le dé montre``, ``les dés montrent``."""
-        return "montre" if -2 < count < 2 else "montrent"
-
-    @WORDS.piece_in("fr")
-    def good_goods(count: int) -> str:
-        return "marchandise" if -2 < count < 2 else "marchandises"
-
-    @WORDS.piece_in("fr")
-    def and_list(items: Iterable[object]) -> str:
-        """``Ann et Bob``."""
-        return " et ".join(str(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    def semicolon_list(items: Iterable[object]) -> str:
-        """``l'un ; l'autre`` (a no-break space before the semicolon)."""
-        return f"{NBSP}; ".join(str(i) for i in items)
-
-    def face(item: object) -> str:
-        """A die's face (a plain word, not a seat's name) as French names it."""
-        if type(item) is str:
-            return WORDS._named("face", item) or item
-        return str(item)
-
-    @WORDS.piece_in("fr")
-    def comma_list(items: Iterable[object]) -> str:
-        """``moulin, bateau``: a list of dice faces names each face."""
-        return ", ".join(face(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    def plus_list(items: Iterable[object]) -> str:
-        return " + ".join(face(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    def names_list(names: list[str]) -> str:
-        """``Ann, Bob et Cas`` (empty for none)."""
-        return ", ".join(names[:-1]) + (" et " if len(names) > 1 else "") + names[-1] if names else ""
-
-
-_register_french()
+    return WORDS.listed(names, "names_list")
 
 
 # the names of codes a sentence shows (the codes stay codes in state, commands and JSON) -----

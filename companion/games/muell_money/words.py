@@ -38,46 +38,63 @@ from companion.messages import CORE, Catalog
 WORDS = Catalog("muell-money", {}, parent=CORE)
 
 
+#: the words the pieces below write (a translation gives them in its catalog)
+WORDS.piece_words.update({
+    "@money": "{amount} M",
+    "@raw": ("{count} raw material", "{count} raw materials"),
+    "@comma_list": ", ",
+    "@semicolon_list": "; ",
+    "@and_list.between": " and ",
+    "@and_list.last": " and ",
+    "@or_list.between": " or ",
+    "@or_list.last": " or ",
+    "@named_cards.none": "no cards",
+    "@multiset.none": "nothing",
+})
+
+
 @WORDS.piece
 def money(amount: int) -> str:
     """``5 M``."""
-    return f"{amount} M"
+    return WORDS.word("@money").format(amount=amount)
 
 
 @WORDS.piece
 def plural(count: int, one: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {one if count == 1 else one + 's'}"
+    """``1 card``, ``2 cards`` (``one``: a noun said in the language spoken;
+    its plural is that language's rule: English adds an ``s``, French the
+    :func:`fr_plural_phrase` of 003's phrases)."""
+    return f"{count} {one if WORDS.one(count) else one + 's'}"
 
 
 @WORDS.piece
 def raw(count: int) -> str:
     """``1 raw material``, ``5 raw materials``."""
-    return plural(count, "raw material")
+    return WORDS.word("@raw", count).format(count=count)
 
 
 @WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
     """``Ann, Bob``."""
-    return ", ".join(str(i) for i in items)
+    return WORDS.word("@comma_list").join(str(i) for i in items)
 
 
 @WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ann and Bob``."""
-    return " and ".join(str(i) for i in items)
+    return WORDS.listed(items, "and_list")
 
 
 @WORDS.piece
 def or_list(items: Iterable[object]) -> str:
     """``Ann or Bob``."""
-    return " or ".join(str(i) for i in items)
+    return WORDS.listed(items, "or_list")
 
 
 @WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
-    return "; ".join(str(i) for i in items)
+    return WORDS.word("@semicolon_list").join(str(i) for i in items)
 
 
 def card_name(card: str) -> str:
@@ -100,17 +117,17 @@ def card_list(cards: list[str]) -> str:
 @WORDS.piece
 def named_cards(names: list[str]) -> str:
     """``Order, Growth`` or ``no cards`` (``names``: card kinds' names, :func:`card_name`)."""
-    return ", ".join(str(n) for n in names) if names else "no cards"
+    return WORDS.word("@comma_list").join(str(n) for n in names) if names else WORDS.word("@named_cards.none")
 
 
 @WORDS.piece
 def multiset(counts: Mapping[str, int]) -> str:
     """``2 Growth, 1 Order`` (card kinds' keys and counts, sorted by name) or ``nothing``."""
     named = sorted((card_name(k), v) for k, v in counts.items() if v)
-    return ", ".join(f"{v} {name}" for name, v in named) or "nothing"
+    return WORDS.word("@comma_list").join(f"{v} {name}" for name, v in named) or WORDS.word("@multiset.none")
 
 
-# French (``@WORDS.piece_in("fr")``): the same pieces, said as 003 writes them ----------------
+# French's own plural of a noun phrase (``@WORDS.piece_in("fr")``): a grammar no catalog says ----
 #: a word after which a French noun phrase's plural stops (``carte Production``,
 #: ``carte de crédit``: only the head noun and what agrees with it take the plural)
 _FR_PLURAL_STOPS = frozenset({"de", "du", "des", "d’", "à", "au", "aux", "en", "pour", "«"})
@@ -135,61 +152,10 @@ def fr_plural_phrase(one: str) -> str:
     return " ".join(out)
 
 
-class _French:
-    """The pieces said in French, registered by name (:meth:`Catalog.piece_in`):
-    kept in this namespace so that the module's own ``money``, ``plural``, ...
-    stay the English pieces every module imports."""
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def money(amount: int) -> str:
-        """``5 M`` (a no-break space, as French writes a unit)."""
-        return f"{amount}\u00a0M"
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def plural(count: int, one: str) -> str:
-        """``1 carte``, ``2 cartes``; French says 0 and 1 alike (``0 carte``)."""
-        return f"{count} {one if count in (0, 1) else fr_plural_phrase(one)}"
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def raw(count: int) -> str:
-        """``1 matière première``, ``5 matières premières`` (003's words)."""
-        return f"{count} {'matière première' if count in (0, 1) else 'matières premières'}"
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def and_list(items: Iterable[object]) -> str:
-        """``Ann et Bob``; ``Ann, Bob et Carl``."""
-        said = [str(i) for i in items]
-        return " et ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def or_list(items: Iterable[object]) -> str:
-        """``Ann ou Bob``; ``Ann, Bob ou Carl``."""
-        said = [str(i) for i in items]
-        return " ou ".join([", ".join(said[:-1]), said[-1]] if len(said) > 2 else said)
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def semicolon_list(items: Iterable[object]) -> str:
-        """``l’un\u00a0; l’autre`` (a no-break space before the semicolon)."""
-        return "\u00a0; ".join(str(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def named_cards(names: list[str]) -> str:
-        """``Production, Croissance`` or ``aucune carte``."""
-        return ", ".join(str(n) for n in names) if names else "aucune carte"
-
-    @WORDS.piece_in("fr")
-    @staticmethod
-    def multiset(counts: Mapping[str, int]) -> str:
-        """``2 Croissance, 1 Production`` (sorted by the French names) or ``rien``."""
-        named = sorted((card_name(k), v) for k, v in counts.items() if v)
-        return ", ".join(f"{v} {name}" for name, v in named) or "rien"
+@WORDS.piece_in("fr", "plural")
+def _plural_fr(count: int, one: str) -> str:
+    """``1 carte``, ``2 cartes``; French says 0 and 1 alike (``0 carte``)."""
+    return f"{count} {one if count in (0, 1) else fr_plural_phrase(one)}"
 
 
 #: the card kinds' names, by the key the state, the events and the commands keep

@@ -33,52 +33,77 @@ from companion.messages import CORE, Catalog, Said
 WORDS = Catalog("world-of-waste", {}, parent=CORE)
 
 
+#: the words the pieces below write (a translation gives them in its catalog)
+WORDS.piece_words.update({
+    "@cards": ("{count} card", "{count} cards"),
+    "@new_cards": ("{count} new card", "{count} new cards"),
+    "@more_cards": ("{count} more card", "{count} more cards"),
+    "@face_up_cards": ("{count} face-up card", "{count} face-up cards"),
+    "@bonus_piles": ("{count} bonus pile", "{count} bonus piles"),
+    "@points": ("{count} point", "{count} points"),
+    "@is_are": ("is", "are"),
+    "@comma_list": ", ",
+    "@plus_list": " + ",
+    "@semicolon_list": "; ",
+    "@and_list.between": " and ",
+    "@and_list.last": " and ",
+    "@or_list.between": " or ",
+    "@or_list.last": " or ",
+})
+
+
 @WORDS.piece
 def plural(count: int, one: str, many: str | None = None) -> str:
-    """``1 card``, ``2 cards``, ``0 cards`` (``many`` for irregular words)."""
-    return f"{count} {one if count == 1 else many or one + 's'}"
+    """``1 card``, ``2 cards``, ``0 cards`` (``many`` for irregular words):
+    which one a count takes is the language's plural rule (its catalog's
+    ``Plural-Forms``: French says 0 and 1 alike)."""
+    return f"{count} {one if WORDS.one(count) else many or one + 's'}"
+
+
+def _counted(key: str, count: int) -> str:
+    return WORDS.word(key, count).format(count=count)
 
 
 @WORDS.piece
 def cards(count: int) -> str:
     """``1 card``, ``2 cards``."""
-    return plural(count, "card")
+    return _counted("@cards", count)
 
 
 @WORDS.piece
 def new_cards(count: int) -> str:
     """``1 new card``, ``3 new cards``."""
-    return plural(count, "new card")
+    return _counted("@new_cards", count)
 
 
 @WORDS.piece
 def more_cards(count: int) -> str:
     """``1 more card``, ``2 more cards``."""
-    return plural(count, "more card")
+    return _counted("@more_cards", count)
 
 
 @WORDS.piece
 def face_up_cards(count: int) -> str:
     """``1 face-up card``, ``2 face-up cards``."""
-    return plural(count, "face-up card")
+    return _counted("@face_up_cards", count)
 
 
 @WORDS.piece
 def bonus_piles(count: int) -> str:
     """``1 bonus pile``, ``3 bonus piles``."""
-    return plural(count, "bonus pile")
+    return _counted("@bonus_piles", count)
 
 
 @WORDS.piece
 def points(count: int) -> str:
     """``1 point``, ``12 points``."""
-    return plural(count, "point")
+    return _counted("@points", count)
 
 
 @WORDS.piece
 def is_are(count: int) -> str:
     """The verb after a count: ``1 card is``, ``2 cards are``."""
-    return "is" if count == 1 else "are"
+    return WORDS.word("@is_are", count)
 
 
 @WORDS.piece
@@ -90,115 +115,31 @@ def signed(number: int) -> str:
 @WORDS.piece
 def comma_list(items: Iterable[object]) -> str:
     """``Ada, Ben, Cy`` (no ``and``)."""
-    return ", ".join(str(i) for i in items)
+    return WORDS.word("@comma_list").join(str(i) for i in items)
 
 
 @WORDS.piece
 def and_list(items: Iterable[object]) -> str:
     """``Ada and Ben``."""
-    return " and ".join(str(i) for i in items)
+    return WORDS.listed(items, "and_list")
 
 
 @WORDS.piece
 def or_list(items: Iterable[object]) -> str:
     """``deal or play``."""
-    return " or ".join(str(i) for i in items)
+    return WORDS.listed(items, "or_list")
 
 
 @WORDS.piece
 def semicolon_list(items: Iterable[object]) -> str:
     """``one; the other``."""
-    return "; ".join(str(i) for i in items)
+    return WORDS.word("@semicolon_list").join(str(i) for i in items)
 
 
 @WORDS.piece
 def plus_list(items: Iterable[object]) -> str:
     """``8 + 8 + 3``."""
-    return " + ".join(str(i) for i in items)
-
-
-# the same pieces in French ----------------------------------------------------------------
-#: French typography: a no-break space before a semicolon (as the French catalog writes them)
-_NBSP = "\u00a0"
-
-
-def _french_pieces() -> None:
-    """The pieces as French says them (:meth:`Catalog.piece_in`): the same
-    names and parameters as the English ones above, defined in a scope of
-    their own so the module's names stay the English pieces."""
-
-    def _one(count: int) -> bool:
-        # French says 0 and 1 alike (the catalog's Plural-Forms: n > 1), and -1 as 1
-        return abs(count) < 2
-
-    def _listed(items: Iterable[object], word: str) -> str:
-        said = [str(i) for i in items]
-        if len(said) < 2:
-            return "".join(said)
-        return f"{', '.join(said[:-1])} {word} {said[-1]}"
-
-    @WORDS.piece_in("fr")
-    def plural(count: int, one: str, many: str | None = None) -> str:
-        """``0 carte``, ``1 carte``, ``2 cartes``."""
-        return f"{count} {one if _one(count) else many or one + 's'}"
-
-    @WORDS.piece_in("fr")
-    def cards(count: int) -> str:
-        return plural(count, "carte")
-
-    @WORDS.piece_in("fr")
-    def new_cards(count: int) -> str:
-        return plural(count, "nouvelle carte", "nouvelles cartes")
-
-    @WORDS.piece_in("fr")
-    def more_cards(count: int) -> str:
-        return plural(count, "carte de plus", "cartes de plus")
-
-    @WORDS.piece_in("fr")
-    def face_up_cards(count: int) -> str:
-        return plural(count, "carte face visible", "cartes face visible")
-
-    @WORDS.piece_in("fr")
-    def bonus_piles(count: int) -> str:
-        return plural(count, "pile bonus", "piles bonus")
-
-    @WORDS.piece_in("fr")
-    def points(count: int) -> str:
-        return plural(count, "point")
-
-    @WORDS.piece_in("fr")
-    def is_are(count: int) -> str:
-        """``1 carte est``, ``2 cartes sont``."""
-        return "est" if _one(count) else "sont"
-
-    @WORDS.piece_in("fr")
-    def signed(number: int) -> str:
-        return f"{number:+d}"
-
-    @WORDS.piece_in("fr")
-    def comma_list(items: Iterable[object]) -> str:
-        return ", ".join(str(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    def and_list(items: Iterable[object]) -> str:
-        """``Ada et Ben``, ``Ada, Ben et Cy``."""
-        return _listed(items, "et")
-
-    @WORDS.piece_in("fr")
-    def or_list(items: Iterable[object]) -> str:
-        """``deal ou play``, ``deal, draft ou play``."""
-        return _listed(items, "ou")
-
-    @WORDS.piece_in("fr")
-    def semicolon_list(items: Iterable[object]) -> str:
-        return f"{_NBSP}; ".join(str(i) for i in items)
-
-    @WORDS.piece_in("fr")
-    def plus_list(items: Iterable[object]) -> str:
-        return " + ".join(str(i) for i in items)
-
-
-_french_pieces()
+    return WORDS.word("@plus_list").join(str(i) for i in items)
 
 
 # a card type's name after a count ------------------------------------------------------
