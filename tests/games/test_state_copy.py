@@ -52,7 +52,8 @@ def walk(script: Path) -> Walk:
     from companion.cli import script_command
 
     raw = json.loads(script.read_text())
-    room = Room(Store(Path(tempfile.mkdtemp(prefix="copy-walk-")) / "t.sqlite3"))
+    folder = tempfile.TemporaryDirectory(prefix="copy-walk-")  # cached across tests: removed when the walk is made
+    room = Room(Store(Path(folder.name) / "t.sqlite3"))
     names = [s if isinstance(s, str) else s["name"] for s in raw["seats"]]
     start = raw.get("start_seat", 0)
     table = room.open_table(raw["game"], raw["seats"], raw.get("options", {}),
@@ -67,6 +68,7 @@ def walk(script: Path) -> Walk:
         except Refusal:
             assert refused, f"step {index} of {script.name} is refused"
     room.store.close()
+    folder.cleanup()
     return Walk(table.game, steps)
 
 
