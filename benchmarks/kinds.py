@@ -58,6 +58,8 @@ PHONES = 6
 GOAL_MIX_MS, GOAL_KIND_MS = 5.0, 8.0
 #: the kind under which a run notes the step it stopped at (a step no page offers)
 STOPPED = "(stopped)"
+#: after a kind's name: the move that ended the game (its figure holds the game's end)
+GAME_END = " (ending the game)"
 
 
 def cpu_ns(pid: int) -> int:
@@ -337,8 +339,11 @@ def play_once(tree: Path, game: str) -> dict[str, list[float]]:
                     time.sleep(0.002)
                 time.sleep(0.01)  # the last page's bytes written: the hub is done with this state
                 spent = (cpu_ns(server.proc.pid) - before) / 1e6
-                kinds.setdefault(step["do"], []).append(spent)
                 local.submit(Command(command.actor, command.name, sent, None, command.source))
+                # the move that ends the game also draws the end (score sheets, the score
+                # chart, the scores' template at its first use): a kind of its own
+                kind = f"{step['do']}{GAME_END}" if local.is_over() else step["do"]
+                kinds.setdefault(kind, []).append(spent)
         finally:
             server.stop()
             room.store.close()
