@@ -99,8 +99,8 @@ def main(argv: list[str]) -> int:
                 raise RuntimeError(f"{name}: views missed or refused: {taken}")
             runs[name].append(taken)
             print(f"run {n + 1} {name}: {taken['cpu_ms']:.2f} ms per action", flush=True)
-    for taken in runs.values():
-        taken.sort(key=lambda r: r["cpu_ms"])
+    for server_runs in runs.values():
+        server_runs.sort(key=lambda r: r["cpu_ms"])
     load = (f"Taken at commit {commit()}; load average {load_start:.1f} at the start and "
             f"{os.getloadavg()[0]:.1f} at the end on {os.cpu_count()} cores")
     text = report(runs, load)
