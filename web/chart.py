@@ -62,9 +62,13 @@ def score_history(table: Table) -> History:
     seats = len(table.config.seats)
     steps: list[int] = []
     totals: list[tuple[int, ...]] = []
+    last: tuple[Any, tuple[int, ...]] | None = None  # the last state's score inputs and totals
     for entry, state in replay(table.game, table.config, table.entries[: table.played_to] if table.played_to is not None else table.entries):
         steps.append(0 if entry is None else entry.seq)
-        totals.append(_totals(table.game, state, seats))
+        inputs = table.game.score_inputs(state)
+        if inputs is None or last is None or last[0] != inputs:  # most moves leave the points as they were
+            last = (inputs, _totals(table.game, state, seats))
+        totals.append(last[1])
     return History(tuple(steps), tuple(totals))
 
 

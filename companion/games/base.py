@@ -480,6 +480,13 @@ class Game(ABC, Generic[S, M]):
     def score(self, state: S) -> ScoreSheet:
         """The score sheet now (provisional until the game is over)."""
 
+    def score_inputs(self, state: S) -> Hashable | None:
+        """What the totals of :meth:`score` read of ``state``: two states
+        with equal inputs have equal totals, so the score chart (which
+        scores every step of a finished game) scores a state again only
+        when they changed.  ``None`` (the default): not known, score each."""
+        return None
+
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 

@@ -9,7 +9,7 @@ in ``companion/games/base.py``.  The state is in ``state.py``, parsing in
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from companion.commands import Actor, Command
@@ -43,6 +43,7 @@ from companion.games.world_of_waste.state import (
     Phase,
     WasteState,
     awaiting_seats,
+    type_counts,
 )
 from companion.games.world_of_waste.words import WORDS, says, semicolon_list
 
@@ -101,6 +102,12 @@ class WorldOfWaste(Game[WasteState, Move]):
 
     def score(self, state: WasteState) -> ScoreSheet:
         return scoring.sheet(state)
+
+    def score_inputs(self, state: WasteState) -> Hashable | None:
+        # a sheet's points are its stations' card types and the host's corrections
+        # (scoring.sheet); its notes are words, not points
+        return (tuple(tuple(sorted(type_counts(state.catalog, s).items())) for s in state.stations),
+                tuple(state.correction(s) for s in range(state.seats)))
 
     def describe_position(self, state: WasteState) -> dict[str, Any]:
         return position.describe(state)
