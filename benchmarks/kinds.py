@@ -21,7 +21,7 @@ step's arguments, as a player's taps would.
 commit ``BEFORE_REV``, before explanations became data, from
 ``$KINDS_BEFORE``, default ``/tmp/lang-before``, each run taken in turn,
 each run starting with the next tree: a run's first play has measured up
-to a third slower than the rest).
+to 45 % slower than the rest, 10.95 against 7.47 ms for one tree).
 """
 
 from __future__ import annotations

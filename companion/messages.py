@@ -114,7 +114,7 @@ class Said(str):
     """A sentence or a piece of one: its English words, and what it means."""
 
     # slots, not a dict per sentence: a table's views, hints and log hold
-    # thousands, each a third the size, and the collector walks one object
+    # thousands, each a quarter the size, and the collector walks one object
     # for each, not two
     __slots__ = ("_node", "key", "values")
     key: str

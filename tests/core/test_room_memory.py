@@ -27,18 +27,24 @@ def finish(table: Table) -> None:
         table.submit(add(table.state.turn, 3))
 
 
-def test_finished_tables_leave_memory_and_come_back_from_the_store(store: Store) -> None:
-    room = Room(store, keep_finished=1)
-    ids = []
-    held = []
-    for _ in range(3):
+def finished_games(room: Room, n: int) -> tuple[list[str], list[weakref.ref[Table]]]:
+    """``n`` tally games played to their end (a move undone in each, the
+    log drawn), by id, each held only by a weak reference."""
+    ids, held = [], []
+    for _ in range(n):
         table = room.open_table("tally", ["Ann", "Bob"])
         table.submit(add(0, 2))
         table.undo()
         finish(table)
+        assert table.log()  # its lines drawn: the log's words in use
         ids.append(table.id)
         held.append(weakref.ref(table))
-    del table
+    return ids, held
+
+
+def test_finished_tables_leave_memory_and_come_back_from_the_store(store: Store) -> None:
+    room = Room(store, keep_finished=1)
+    ids, held = finished_games(room, 3)
     gc.collect()
     assert [t.id for t in room.tables()] == [ids[2]]  # only the last finished one is kept
     assert held[0]() is None and held[1]() is None  # nobody holds the others: they left memory
@@ -57,15 +63,7 @@ def test_a_table_that_leaves_memory_is_freed_at_once_not_by_the_collector(store:
     gc.collect()
     gc.disable()
     try:
-        held = []
-        for _ in range(3):
-            table = room.open_table("tally", ["Ann", "Bob"])
-            table.submit(add(0, 2))
-            table.undo()
-            finish(table)
-            assert table.log()  # its lines drawn: the log's words in use
-            held.append(weakref.ref(table))
-        del table
+        _ids, held = finished_games(room, 3)
         assert [t() is None for t in held] == [True, True, False]
     finally:
         gc.enable()
