@@ -339,6 +339,39 @@ class Catalog:
             return "".join(said)
         return self.word(f"{PIECE}{kind}.between").join(said[:-1]) + self.word(f"{PIECE}{kind}.last") + said[-1]
 
+    def list_piece(self, name: str, between: str, last: str | None = None) -> Callable[[Iterable[object]], str]:
+        """Register piece ``name`` (its one parameter: ``items``): a list
+        with ``between`` between its items, and ``last`` before the last one
+        when given (``list_piece("and_list", " and ", " and ")``).  Its words
+        are the catalog's (``@name``, or ``@name.between`` and ``@name.last``)."""
+        key = PIECE + name
+        if last is None:
+            self.piece_words[key] = between
+
+            def said(items: Iterable[object]) -> str:
+                return self.word(key).join(str(i) for i in items)
+        else:
+            self.piece_words[f"{key}.between"] = between
+            self.piece_words[f"{key}.last"] = last
+
+            def said(items: Iterable[object]) -> str:
+                return self.listed(items, name)
+        said.__name__ = said.__qualname__ = name
+        return self.piece(said)
+
+    def count_piece(self, name: str, one: str, many: str) -> Callable[[int], str]:
+        """Register piece ``name`` (its one parameter: ``count``): words with
+        a form per count, ``{count}`` filled in (``count_piece("cards",
+        "{count} card", "{count} cards")``, ``count_piece("is_are", "is",
+        "are")``).  Its words are the catalog's plural entry ``@name``."""
+        key = PIECE + name
+        self.piece_words[key] = (one, many)
+
+        def said(count: int) -> str:
+            return self.word(key, count).format(count=count)
+        said.__name__ = said.__qualname__ = name
+        return self.piece(said)
+
     def piece(self, fn: F) -> F:
         """Register ``fn`` (a helper writing a count, an amount, a list) as a
         piece: called, it returns its words as a :class:`Said`, and drawing a

@@ -54,15 +54,9 @@ WORDS.coded = CODE_FIELDS
 
 #: the words the pieces below write (a translation gives them in its catalog)
 WORDS.piece_words.update({
-    "@is_are": ("is", "are"),
-    "@die_dice": ("die", "dice"),
     "@shows_show": ("shows", "show"),
-    "@good_goods": ("good", "goods"),
     "@comma_list": ", ",
     "@plus_list": " + ",
-    "@semicolon_list": "; ",
-    "@and_list.between": " and ",
-    "@and_list.last": " and ",
     "@names_list.between": ", ",
     "@names_list.last": " and ",
 })
@@ -76,27 +70,16 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if WORDS.one(count) else many or one + 's'}"
 
 
-@WORDS.piece
-def is_are(count: int) -> str:
-    """The verb after a count: ``1 die is``, ``2 dice are``."""
-    return WORDS.word("@is_are", count)
-
-
-@WORDS.piece
-def die_dice(count: int) -> str:
-    """``die`` or ``dice``, without the count."""
-    return WORDS.word("@die_dice", count)
+#: the words after a count: ``1 die is``, ``2 dice are``; ``good`` or ``goods`` (the
+#: manual: "this good", "2 goods")
+is_are = WORDS.count_piece("is_are", "is", "are")
+die_dice = WORDS.count_piece("die_dice", "die", "dice")
+good_goods = WORDS.count_piece("good_goods", "good", "goods")
 
 
 def shows_show(count: int) -> str:
     """The verb after dice: ``the die shows``, ``the dice show``."""
     return WORDS.word("@shows_show", count)
-
-
-@WORDS.piece
-def good_goods(count: int) -> str:
-    """``good`` or ``goods``, without the count (the manual: "this good", "2 goods")."""
-    return WORDS.word("@good_goods", count)
 
 
 @WORDS.piece
@@ -125,16 +108,9 @@ def comma_list(items: Iterable[object]) -> str:
     return WORDS.word("@comma_list").join(_face(i) for i in items)
 
 
-@WORDS.piece
-def and_list(items: Iterable[object]) -> str:
-    """``Ann and Bob``."""
-    return WORDS.listed(items, "and_list")
-
-
-@WORDS.piece
-def semicolon_list(items: Iterable[object]) -> str:
-    """``one; the other``."""
-    return WORDS.word("@semicolon_list").join(str(i) for i in items)
+#: lists: ``Ann and Bob``, ``one; the other``
+and_list = WORDS.list_piece("and_list", " and ", " and ")
+semicolon_list = WORDS.list_piece("semicolon_list", "; ")
 
 
 @WORDS.piece

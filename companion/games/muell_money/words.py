@@ -27,7 +27,7 @@ rows' names are SAYS keys (``row_workers``, ...: ``components.MAT_ROW_LABELS``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from companion.games.muell_money.base_words import BASE_SAYS
 from companion.games.muell_money.option_words import OPTION_SAYS
@@ -41,13 +41,6 @@ WORDS = Catalog("muell-money", {}, parent=CORE)
 #: the words the pieces below write (a translation gives them in its catalog)
 WORDS.piece_words.update({
     "@money": "{amount} M",
-    "@raw": ("{count} raw material", "{count} raw materials"),
-    "@comma_list": ", ",
-    "@semicolon_list": "; ",
-    "@and_list.between": " and ",
-    "@and_list.last": " and ",
-    "@or_list.between": " or ",
-    "@or_list.last": " or ",
     "@named_cards.none": "no cards",
     "@multiset.none": "nothing",
 })
@@ -67,34 +60,14 @@ def plural(count: int, one: str) -> str:
     return f"{count} {one if WORDS.one(count) else one + 's'}"
 
 
-@WORDS.piece
-def raw(count: int) -> str:
-    """``1 raw material``, ``5 raw materials``."""
-    return WORDS.word("@raw", count).format(count=count)
+#: ``1 raw material``, ``5 raw materials``
+raw = WORDS.count_piece("raw", "{count} raw material", "{count} raw materials")
 
-
-@WORDS.piece
-def comma_list(items: Iterable[object]) -> str:
-    """``Ann, Bob``."""
-    return WORDS.word("@comma_list").join(str(i) for i in items)
-
-
-@WORDS.piece
-def and_list(items: Iterable[object]) -> str:
-    """``Ann and Bob``."""
-    return WORDS.listed(items, "and_list")
-
-
-@WORDS.piece
-def or_list(items: Iterable[object]) -> str:
-    """``Ann or Bob``."""
-    return WORDS.listed(items, "or_list")
-
-
-@WORDS.piece
-def semicolon_list(items: Iterable[object]) -> str:
-    """``one; the other``."""
-    return WORDS.word("@semicolon_list").join(str(i) for i in items)
+#: lists: ``Ann, Bob``, ``one; the other``, ``Ann and Bob``, ``Ann or Bob``
+comma_list = WORDS.list_piece("comma_list", ", ")
+semicolon_list = WORDS.list_piece("semicolon_list", "; ")
+and_list = WORDS.list_piece("and_list", " and ", " and ")
+or_list = WORDS.list_piece("or_list", " or ", " or ")
 
 
 def card_name(card: str) -> str:

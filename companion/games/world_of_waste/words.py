@@ -22,7 +22,7 @@ one, it shows its name from :data:`PHASE_NAMES`, :data:`ACTOR_NAMES`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from companion.games.world_of_waste.hint_words import HINT_SAYS
 from companion.games.world_of_waste.page_words import PAGE_SAYS
@@ -33,23 +33,6 @@ from companion.messages import CORE, Catalog, Said
 WORDS = Catalog("world-of-waste", {}, parent=CORE)
 
 
-#: the words the pieces below write (a translation gives them in its catalog)
-WORDS.piece_words.update({
-    "@cards": ("{count} card", "{count} cards"),
-    "@new_cards": ("{count} new card", "{count} new cards"),
-    "@more_cards": ("{count} more card", "{count} more cards"),
-    "@face_up_cards": ("{count} face-up card", "{count} face-up cards"),
-    "@bonus_piles": ("{count} bonus pile", "{count} bonus piles"),
-    "@points": ("{count} point", "{count} points"),
-    "@is_are": ("is", "are"),
-    "@comma_list": ", ",
-    "@plus_list": " + ",
-    "@semicolon_list": "; ",
-    "@and_list.between": " and ",
-    "@and_list.last": " and ",
-    "@or_list.between": " or ",
-    "@or_list.last": " or ",
-})
 
 
 @WORDS.piece
@@ -60,50 +43,15 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if WORDS.one(count) else many or one + 's'}"
 
 
-def _counted(key: str, count: int) -> str:
-    return WORDS.word(key, count).format(count=count)
-
-
-@WORDS.piece
-def cards(count: int) -> str:
-    """``1 card``, ``2 cards``."""
-    return _counted("@cards", count)
-
-
-@WORDS.piece
-def new_cards(count: int) -> str:
-    """``1 new card``, ``3 new cards``."""
-    return _counted("@new_cards", count)
-
-
-@WORDS.piece
-def more_cards(count: int) -> str:
-    """``1 more card``, ``2 more cards``."""
-    return _counted("@more_cards", count)
-
-
-@WORDS.piece
-def face_up_cards(count: int) -> str:
-    """``1 face-up card``, ``2 face-up cards``."""
-    return _counted("@face_up_cards", count)
-
-
-@WORDS.piece
-def bonus_piles(count: int) -> str:
-    """``1 bonus pile``, ``3 bonus piles``."""
-    return _counted("@bonus_piles", count)
-
-
-@WORDS.piece
-def points(count: int) -> str:
-    """``1 point``, ``12 points``."""
-    return _counted("@points", count)
-
-
-@WORDS.piece
-def is_are(count: int) -> str:
-    """The verb after a count: ``1 card is``, ``2 cards are``."""
-    return WORDS.word("@is_are", count)
+#: counts: ``1 card``, ``3 new cards``, ``2 more cards``, ``1 face-up card``, ``3 bonus piles``,
+#: ``12 points``; the verb after a count (``1 card is``, ``2 cards are``)
+cards = WORDS.count_piece("cards", "{count} card", "{count} cards")
+new_cards = WORDS.count_piece("new_cards", "{count} new card", "{count} new cards")
+more_cards = WORDS.count_piece("more_cards", "{count} more card", "{count} more cards")
+face_up_cards = WORDS.count_piece("face_up_cards", "{count} face-up card", "{count} face-up cards")
+bonus_piles = WORDS.count_piece("bonus_piles", "{count} bonus pile", "{count} bonus piles")
+points = WORDS.count_piece("points", "{count} point", "{count} points")
+is_are = WORDS.count_piece("is_are", "is", "are")
 
 
 @WORDS.piece
@@ -112,34 +60,12 @@ def signed(number: int) -> str:
     return f"{number:+d}"
 
 
-@WORDS.piece
-def comma_list(items: Iterable[object]) -> str:
-    """``Ada, Ben, Cy`` (no ``and``)."""
-    return WORDS.word("@comma_list").join(str(i) for i in items)
-
-
-@WORDS.piece
-def and_list(items: Iterable[object]) -> str:
-    """``Ada and Ben``."""
-    return WORDS.listed(items, "and_list")
-
-
-@WORDS.piece
-def or_list(items: Iterable[object]) -> str:
-    """``deal or play``."""
-    return WORDS.listed(items, "or_list")
-
-
-@WORDS.piece
-def semicolon_list(items: Iterable[object]) -> str:
-    """``one; the other``."""
-    return WORDS.word("@semicolon_list").join(str(i) for i in items)
-
-
-@WORDS.piece
-def plus_list(items: Iterable[object]) -> str:
-    """``8 + 8 + 3``."""
-    return WORDS.word("@plus_list").join(str(i) for i in items)
+#: lists: ``Ada, Ben, Cy``, ``8 + 8 + 3``, ``one; the other``, ``Ada and Ben``, ``deal or play``
+comma_list = WORDS.list_piece("comma_list", ", ")
+plus_list = WORDS.list_piece("plus_list", " + ")
+semicolon_list = WORDS.list_piece("semicolon_list", "; ")
+and_list = WORDS.list_piece("and_list", " and ", " and ")
+or_list = WORDS.list_piece("or_list", " or ", " or ")
 
 
 # a card type's name after a count ------------------------------------------------------
