@@ -35,12 +35,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load import Browser, end_process, free_port
+from benchmarks.live import JOIN, PIN, _serve
+from benchmarks.load import Browser, end_process, free_port, started
 from benchmarks.pi_budget import SOURCE, budget
 from benchmarks.report import commit, table, tree_at, write_section
 from benchmarks.wsclient import WsLive
@@ -53,7 +53,6 @@ REPO = Path(__file__).resolve().parent.parent
 GAMES = ("muell-money", "money-maker", "world-of-waste")
 BEFORE_REV = "a02124f"
 BEFORE = Path(os.environ.get("KINDS_BEFORE", "/tmp/lang-before"))
-PIN, JOIN = "4321", "KIND"
 PHONES = 6
 GOAL_MIX_MS, GOAL_KIND_MS = 5.0, 8.0
 #: the kind under which a run notes the step it stopped at (a step no page offers)
@@ -82,19 +81,10 @@ class GameServer:
         env = {**os.environ, "COMPANION_DB": str(Path(self.tmp.name) / "kinds.sqlite3"),
                "COMPANION_EDITIONS": str(Path(self.tmp.name) / "editions"), "PYTHONPATH": str(tree)}
         log = (Path(self.tmp.name) / "serve.log").open("w", encoding="utf-8")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port), "--no-hardware", "--no-backups",
-             "--pin", PIN, "--join-code", JOIN], stdout=log, stderr=log, env=env, cwd=tree)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/healthz", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    self.stop()
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
+        self.proc = subprocess.Popen(_serve(self.port), stdout=log, stderr=log, env=env, cwd=tree)
+        if not started(self.proc, self.base):
+            self.stop()
+            raise RuntimeError("the server did not start")
         names = [s if isinstance(s, str) else str(s["name"]) for s in raw["seats"]]
         self.host = Browser(self.base)
         self.host.get("/host/login")

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load import Browser, end_process, free_port, percentile
+from benchmarks.load import Browser, end_process, free_port, percentile, started
 from benchmarks.pi_budget import SOURCE, budget
 from benchmarks.report import commit, measured_now, table, tree_at, write_section
 from benchmarks.wsclient import WsClient, WsClosed, WsLive
@@ -198,16 +198,10 @@ class Server:
 
         self.proc = subprocess.Popen(variant.command(self.port), stdout=self._log, stderr=subprocess.STDOUT,
                                      env=env, cwd=variant.cwd, preexec_fn=limit)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/healthz", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    self.stop()
-                    raise RuntimeError(f"{variant.name}: the server did not start: {self.log()[-500:]}") from None
-                time.sleep(0.1)
+        if not started(self.proc, self.base):
+            log = self.log()[-500:]
+            self.stop()
+            raise RuntimeError(f"{variant.name}: the server did not start: {log}")
         self.host = Browser(self.base)
         self.host.get("/host/login")
         self.host.post("/host/login", {"pin": PIN}, fetch=False)

@@ -44,6 +44,20 @@ def free_port() -> int:
         return port
 
 
+def started(proc: subprocess.Popen[Any], base: str, timeout: float = 60.0) -> bool:
+    """Whether the server ``proc`` answers ``base``'s ``/healthz`` within
+    ``timeout`` seconds (False: it did not, or its process ended first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(base + "/healthz", timeout=2).close()
+            return True
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                return False
+            time.sleep(0.1)
+
+
 def end_process(proc: subprocess.Popen[Any]) -> None:
     """Asks ``proc`` to stop (SIGTERM), then kills it if it has not within 10 s."""
     proc.terminate()
